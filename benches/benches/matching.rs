@@ -1,0 +1,2 @@
+//! Placeholder: filled in this issue.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Deterministic inputs and naive baselines for the criterion benches.

@@ -1,0 +1,22 @@
+# Wrappers only: the README's two commands need nothing but the Rust toolchain.
+# Install just with `cargo install just` or `pip install rust-just`.
+
+# Run the whole scenario suite against the built-in reference (issue 5).
+conformance *ARGS:
+    cargo run --release -p toolpass -- run {{ARGS}}
+
+# The test command CI runs.
+test:
+    cargo test --workspace
+
+# Everything CI checks, in CI's order.
+ci:
+    .ci/run
+
+# Criterion benches for toolpass-core (matching, truncation).
+bench *ARGS:
+    cargo bench -p toolpass-benches {{ARGS}}
+
+# Fuzz the matcher against its slow model (needs nightly + cargo-fuzz).
+fuzz TARGET="matcher" *ARGS:
+    cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}

@@ -1,0 +1,40 @@
+//! The pure core of the toolpass reference tool layer.
+//!
+//! This crate decides *where* an edit lands and *what* a file becomes, and
+//! does the arithmetic of output budgets, with no IO at all: no file system,
+//! no processes, no network, no environment, no clock, no async and no serde.
+//! Inputs are `&str`, `&[u8]` and plain structs; broken input is data (an
+//! error value), never a panic. The behaviour is Qwen Code's tool layer (see
+//! the seed walkthrough, §6.2–6.3, §3.5 and §11), with the differences named
+//! in ARCHITECTURE.md.
+//!
+//! - [`matching`]: find the real on-disk slice an `old_string` refers to
+//!   (`findMatchedSlice` / `normalizeEditStrings`).
+//! - [`edit`]: turn a request into the new file content or one of the five
+//!   edit errors (`calculateEdit`, `applyReplacement`).
+//! - [`snippet`]: the "Showing lines a-b of N" excerpt after an edit.
+//! - [`text`]: byte-level fidelity: BOM, line endings, legacy encodings.
+//! - [`truncate`]: head/tail truncation by characters and lines.
+
+// Library code must not panic on any input; tests may.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::indexing_slicing,
+        clippy::string_slice
+    )
+)]
+
+pub mod edit;
+pub mod fold;
+pub mod matching;
+pub mod snippet;
+pub mod text;
+pub mod truncate;
+
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
