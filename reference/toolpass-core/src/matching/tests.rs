@@ -341,3 +341,44 @@ proptest! {
         prop_assert_eq!(find_matched_slice(&hay, &needle), model_find_matched_slice(&hay, &needle));
     }
 }
+
+/// A file of short code-like lines over a few words, so windows repeat and
+/// anchors hit many times, with trailing whitespace, folds and CRs mixed in.
+fn code_lines() -> impl Strategy<Value = Vec<String>> {
+    let word = prop::sample::select(vec![
+        "x", "let", "}", "it's", "it’s", "a—b", "a-b", "“q”", "\"q\"", "",
+    ]);
+    let line = (
+        prop::sample::select(vec!["", "  ", "\t"]),
+        proptest::collection::vec(word, 0..3),
+        prop::sample::select(vec!["", " ", "  ", "\r", "\u{a0}", "\t"]),
+    )
+        .prop_map(|(indent, words, trail)| format!("{indent}{}{trail}", words.join(" ")));
+    proptest::collection::vec(line, 0..16)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn agrees_with_the_model_on_line_windows(
+        lines in code_lines(), start in 0usize..16, len in 1usize..4,
+        strip_trailing in any::<bool>(), fold in any::<bool>(), newline in any::<bool>(),
+    ) {
+        let hay = lines.join("\n");
+        let start = start.min(lines.len());
+        let window = &lines[start..(start + len).min(lines.len())];
+        let mut needle: String = window
+            .iter()
+            .map(|l| if strip_trailing { crate::fold::trim_end_js(l).to_owned() } else { format!("{l} ") })
+            .collect::<Vec<_>>()
+            .join("\n");
+        if fold {
+            needle = crate::fold::fold_str(&needle);
+        }
+        if newline {
+            needle.push('\n');
+        }
+        prop_assert_eq!(check_matcher(&hay, &needle), Ok(()));
+    }
+}
