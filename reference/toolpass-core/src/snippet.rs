@@ -101,6 +101,12 @@ mod tests {
             .join("\n")
     }
 
+    /// The snippet after replacing `from` with `to` in `numbered(n)`.
+    fn check(n: usize, from: &str, to: &str) -> Snippet {
+        let old = numbered(n);
+        extract_edit_snippet(Some(&old), &old.replace(from, to)).unwrap()
+    }
+
     #[test]
     fn new_file_shows_everything() {
         let s = extract_edit_snippet(None, "a\nb\n").unwrap();
@@ -116,26 +122,20 @@ mod tests {
 
     #[test]
     fn one_changed_line_gets_four_lines_of_context() {
-        let old = numbered(20);
-        let new = old.replace("line 10", "LINE TEN");
-        let s = extract_edit_snippet(Some(&old), &new).unwrap();
+        let s = check(20, "line 10", "LINE TEN");
         assert_eq!((s.start_line, s.end_line, s.total_lines), (6, 14, 20));
         insta::assert_snapshot!(s.message());
     }
 
     #[test]
     fn context_is_clamped_at_both_ends() {
-        let old = numbered(3);
-        let new = old.replace("line 2", "two");
-        let s = extract_edit_snippet(Some(&old), &new).unwrap();
+        let s = check(3, "line 2", "two");
         assert_eq!((s.start_line, s.end_line), (1, 3));
     }
 
     #[test]
     fn a_deletion_shows_the_lines_around_the_gap() {
-        let old = numbered(12);
-        let new = old.replace("line 6\n", "");
-        let s = extract_edit_snippet(Some(&old), &new).unwrap();
+        let s = check(12, "line 6\n", "");
         // Change region is empty (start 6, end 5): context 2..9 of 11 lines.
         assert_eq!((s.start_line, s.end_line, s.total_lines), (2, 9, 11));
         assert_eq!(
@@ -156,8 +156,7 @@ mod tests {
         let new: String = old.lines().map(|l| format!("{l}!\n")).collect();
         assert_eq!(extract_edit_snippet(Some(&old), &new), None);
         // Exactly 1001 changed lines (end - start = 1000) still get one.
-        let old = numbered(1001);
-        let s = extract_edit_snippet(Some(&old), &old.replace("line", "LINE")).unwrap();
+        let s = check(1001, "line", "LINE");
         assert_eq!((s.start_line, s.end_line), (1, 1001));
     }
 }

@@ -30,10 +30,6 @@ fn content(current: &str, old: &str, new: &str) -> String {
     check(Some(current), old, new, false).unwrap().new_content
 }
 
-fn error(current: Option<&str>, old: &str, new: &str) -> EditErrorKind {
-    check(current, old, new, false).unwrap_err().kind()
-}
-
 // upstream: edit.test.ts describe('applyReplacement')
 #[test]
 fn apply_replacement_cases() {
@@ -136,29 +132,32 @@ fn counts_non_overlapping_occurrences() {
 #[test]
 fn deletion_eats_the_following_newline() {
     let file = "console.log(\"hi\")\nconsole.log(\"bye\")\n";
-    let aug = |f: &str, old: &str, new: &str| {
-        maybe_augment_old_string_for_deletion(Some(f), old, new).into_owned()
-    };
-    // "appends newline when deleting text followed by newline"
-    assert_eq!(
-        aug(file, "console.log(\"hi\")", ""),
-        "console.log(\"hi\")\n"
-    );
-    // "leaves strings untouched when not deleting"
-    assert_eq!(
-        aug(file, "console.log(\"hi\")", "replacement"),
-        "console.log(\"hi\")"
-    );
-    // "does not append newline when file lacks the variant"
-    assert_eq!(
-        aug("console.log(\"hi\")", "console.log(\"hi\")", ""),
-        "console.log(\"hi\")"
-    );
-    // "no-ops when the old string already ends with a newline"
-    assert_eq!(
-        aug(file, "console.log(\"bye\")\n", ""),
-        "console.log(\"bye\")\n"
-    );
+    let cases = [
+        // "appends newline when deleting text followed by newline"
+        (file, "console.log(\"hi\")", "", "console.log(\"hi\")\n"),
+        // "leaves strings untouched when not deleting"
+        (
+            file,
+            "console.log(\"hi\")",
+            "replacement",
+            "console.log(\"hi\")",
+        ),
+        // "does not append newline when file lacks the variant"
+        (
+            "console.log(\"hi\")",
+            "console.log(\"hi\")",
+            "",
+            "console.log(\"hi\")",
+        ),
+        // "no-ops when the old string already ends with a newline"
+        (file, "console.log(\"bye\")\n", "", "console.log(\"bye\")\n"),
+    ];
+    for (f, old, new, expected) in cases {
+        assert_eq!(
+            maybe_augment_old_string_for_deletion(Some(f), old, new),
+            expected
+        );
+    }
     assert_eq!(
         content(file, "console.log(\"hi\")", ""),
         "console.log(\"bye\")\n"
@@ -194,55 +193,57 @@ fn replace_all_replaces_every_occurrence() {
     assert_eq!(plan.occurrences, 3);
 }
 
+/// `(file, old_string, new_string, error)`, one per kind, in Qwen's order.
 // upstream: edit.test.ts describe('Error Scenarios') and the execute error cases
+const ERRORS: &[(Option<&str>, &str, &str, EditErrorKind)] = &[
+    (None, "any", "new", EditErrorKind::FileNotFound),
+    (
+        Some("existing content"),
+        "",
+        "new content",
+        EditErrorKind::AttemptToCreateExistingFile,
+    ),
+    (
+        Some("content"),
+        "not-found",
+        "new",
+        EditErrorKind::NoOccurrenceFound,
+    ),
+    (
+        Some("one one two"),
+        "one",
+        "new",
+        EditErrorKind::ExpectedOccurrenceMismatch,
+    ),
+    (
+        Some("content"),
+        "content",
+        "content",
+        EditErrorKind::NoChange,
+    ),
+    // "should return EDIT_NO_CHANGE error if replacement results in identical
+    // content": the double space means no tier matches.
+    (
+        Some("line 1\nline  2\nline 3"),
+        "line 1\nline 2\nline 3",
+        "line 1\nnew line 2\nline 3",
+        EditErrorKind::NoOccurrenceFound,
+    ),
+];
+
 #[test]
 fn each_error_kind_with_qwens_messages() {
-    assert_eq!(error(None, "any", "new"), EditErrorKind::FileNotFound);
-    assert_eq!(
-        error(Some("existing content"), "", "new content"),
-        EditErrorKind::AttemptToCreateExistingFile
-    );
-    assert_eq!(
-        error(Some("content"), "not-found", "new"),
-        EditErrorKind::NoOccurrenceFound
-    );
-    assert_eq!(
-        error(Some("one one two"), "one", "new"),
-        EditErrorKind::ExpectedOccurrenceMismatch
-    );
-    assert_eq!(
-        error(Some("content"), "content", "content"),
-        EditErrorKind::NoChange
-    );
-    // "should return EDIT_NO_CHANGE error if replacement results in identical content":
-    // the double space means no tier matches.
-    assert_eq!(
-        error(
-            Some("line 1\nline  2\nline 3"),
-            "line 1\nline 2\nline 3",
-            "line 1\nnew line 2\nline 3"
-        ),
-        EditErrorKind::NoOccurrenceFound
-    );
-
-    let messages: Vec<String> = [
-        check(None, "any", "new", false),
-        check(Some("existing"), "", "new", false),
-        check(Some("content"), "not-found", "new", false),
-        check(Some("one one two"), "one", "new", false),
-        check(Some("content"), "content", "content", false),
-    ]
-    .into_iter()
-    .map(|r| {
-        let e = r.unwrap_err();
-        format!(
+    let mut messages = Vec::new();
+    for &(current, old, new, kind) in ERRORS {
+        let e = check(current, old, new, false).unwrap_err();
+        assert_eq!(e.kind(), kind, "{current:?}: {old:?} -> {new:?}");
+        messages.push(format!(
             "{}\n  llm: {}\n  display: {}",
             e.kind().code(),
             e.llm_message(),
             e.display_message()
-        )
-    })
-    .collect();
+        ));
+    }
     insta::assert_snapshot!(messages.join("\n"));
 }
 
@@ -260,22 +261,59 @@ fn identical_strings_after_normalization_are_no_change() {
     assert_eq!(e.kind(), EditErrorKind::NoChange);
 }
 
-#[test]
-fn fuzzy_match_writes_the_models_new_string_and_keeps_surrounding_bytes() {
-    let file = "fn a() {\n    let s = “x”;   \n}\n";
-    assert_eq!(
-        content(file, "    let s = \"x\";\n", "    let s = \"y\";\n"),
-        "fn a() {\n    let s = \"y\";\n}\n"
-    );
-}
+/// `(file, old_string, new_string, resulting file)`: edits whose every
+/// byte of output is pinned down.
+const SPLICES: &[(&str, &str, &str, &str)] = &[
+    // A fuzzy match writes the model's new_string and keeps the surrounding
+    // bytes (the curly quotes and trailing spaces of the old line go).
+    (
+        "fn a() {\n    let s = “x”;   \n}\n",
+        "    let s = \"x\";\n",
+        "    let s = \"y\";\n",
+        "fn a() {\n    let s = \"y\";\n}\n",
+    ),
+    // A CRLF file gets CRLF in the inserted text.
+    (
+        "a\r\nold\r\nb\r\n",
+        "old\nb",
+        "new\nlines\nb",
+        "a\r\nnew\r\nlines\r\nb\r\n",
+    ),
+    // Beyond Qwen: mixed line endings keep every byte outside the span
+    // (Qwen's ensureCrlfLineEndings would turn the lone "\n"s into "\r\n").
+    (
+        "one\r\ntwo\nthree\r\nfour\nfive\r",
+        "three",
+        "3",
+        "one\r\ntwo\n3\r\nfour\nfive\r",
+    ),
+    (
+        "one\r\ntwo\nthree\r\nfour\nfive\r",
+        "two\nthree\nfour",
+        "2\n4",
+        "one\r\n2\r\n4\nfive\r",
+    ),
+    // A CRLF deletion takes the whole line break.
+    (
+        "keep\r\ndrop me\r\nkeep too\r\n",
+        "drop me",
+        "",
+        "keep\r\nkeep too\r\n",
+    ),
+    // A span starting or ending at a line break includes the CR.
+    ("a\r\nb\r\nc", "\nb", "\nB", "a\r\nB\r\nc"),
+    ("a\r\nb\r\nc", "a\n", "A\n", "A\r\nb\r\nc"),
+];
 
 #[test]
-fn crlf_file_gets_crlf_in_the_inserted_text() {
-    let file = "a\r\nold\r\nb\r\n";
-    assert_eq!(
-        content(file, "old\nb", "new\nlines\nb"),
-        "a\r\nnew\r\nlines\r\nb\r\n"
-    );
+fn splices_write_exactly_the_expected_bytes() {
+    for &(file, old, new, expected) in SPLICES {
+        assert_eq!(
+            content(file, old, new),
+            expected,
+            "{file:?}: {old:?} -> {new:?}"
+        );
+    }
 }
 
 #[test]
@@ -284,31 +322,6 @@ fn crlf_file_snippet_is_built_from_lf_text_like_qwen() {
     let snippet = plan.snippet.unwrap();
     assert_eq!(snippet.content, "a\nnew\nb\n");
     assert_eq!(snippet.total_lines, 4);
-}
-
-#[test]
-fn mixed_line_endings_keep_every_byte_outside_the_span() {
-    // Beyond Qwen: Qwen's ensureCrlfLineEndings would turn the lone "\n"s
-    // into "\r\n" too.
-    let file = "one\r\ntwo\nthree\r\nfour\nfive\r";
-    assert_eq!(content(file, "three", "3"), "one\r\ntwo\n3\r\nfour\nfive\r");
-    assert_eq!(
-        content(file, "two\nthree\nfour", "2\n4"),
-        "one\r\n2\r\n4\nfive\r"
-    );
-}
-
-#[test]
-fn crlf_deletion_takes_the_whole_line_break() {
-    let file = "keep\r\ndrop me\r\nkeep too\r\n";
-    assert_eq!(content(file, "drop me", ""), "keep\r\nkeep too\r\n");
-}
-
-#[test]
-fn span_starting_at_a_line_break_starts_at_the_cr() {
-    let file = "a\r\nb\r\nc";
-    assert_eq!(content(file, "\nb", "\nB"), "a\r\nB\r\nc");
-    assert_eq!(content(file, "a\n", "A\n"), "A\r\nb\r\nc");
 }
 
 /// Text over a small alphabet with CRs, LFs and multibyte characters.

@@ -77,31 +77,25 @@ fn scan_every_boundary(haystack: &str, needle: &str) -> Option<Range<usize>> {
 /// Matches `pattern` at the start of `text` under the fold; returns how many
 /// bytes of `text` it covered.
 fn match_forward(text: &str, pattern: &str) -> Option<usize> {
-    let mut text_chars = text.chars();
-    let mut covered = 0;
-    for p in pattern.chars() {
-        let t = text_chars.next()?;
-        if fold_char(t) != fold_char(p) {
-            return None;
-        }
-        covered += t.len_utf8();
-    }
-    Some(covered)
+    covered_by(text.chars(), pattern.chars())
 }
 
 /// Matches `pattern` at the end of `text` under the fold; returns where in
 /// `text` the match starts.
 fn match_backward(text: &str, pattern: &str) -> Option<usize> {
-    let mut text_chars = text.chars().rev();
-    let mut start = text.len();
-    for p in pattern.chars().rev() {
-        let t = text_chars.next()?;
-        if fold_char(t) != fold_char(p) {
-            return None;
-        }
-        start -= t.len_utf8();
-    }
-    Some(start)
+    covered_by(text.chars().rev(), pattern.chars().rev()).map(|covered| text.len() - covered)
+}
+
+/// Walks `text` alongside `pattern`, comparing folded characters; returns the
+/// bytes of `text` consumed when every pattern character matched.
+fn covered_by(
+    mut text: impl Iterator<Item = char>,
+    pattern: impl Iterator<Item = char>,
+) -> Option<usize> {
+    pattern.map(fold_char).try_fold(0, |covered, p| {
+        let t = text.next()?;
+        (fold_char(t) == p).then_some(covered + t.len_utf8())
+    })
 }
 
 #[cfg(test)]
@@ -117,33 +111,28 @@ mod tests {
         assert_eq!(longest_stable_run("abc"), 0..3);
     }
 
-    #[test]
-    fn maps_offsets_when_the_file_has_wider_characters_than_the_needle() {
-        // Three-byte characters on both sides of the match, and inside it.
-        let hay = "é’x — it’s “here” — ok’";
-        let range = find(hay, "it's \"here\"").unwrap();
-        assert_eq!(&hay[range], "it’s “here”");
+    /// Asserts the folded tier finds `expected` for `needle` in `hay`.
+    fn check(hay: &str, needle: &str, expected: &str) {
+        let range = find(hay, needle).unwrap();
+        assert_eq!(&hay[range], expected, "{needle:?} in {hay:?}");
     }
 
     #[test]
-    fn maps_offsets_when_the_needle_has_wider_characters_than_the_file() {
-        let hay = "a 'b' c";
-        let range = find(hay, "‘b’").unwrap();
-        assert_eq!(&hay[range], "'b'");
+    fn maps_offsets_between_narrow_and_wide_characters() {
+        // Three-byte characters on both sides of the match, and inside it.
+        check("é’x — it’s “here” — ok’", "it's \"here\"", "it’s “here”");
+        // The needle has the wide characters, the file the narrow ones.
+        check("a 'b' c", "‘b’", "'b'");
     }
 
     #[test]
     fn needle_without_any_anchor_scans_boundaries() {
-        let hay = "x “—” y";
-        let range = find(hay, "\"-\"").unwrap();
-        assert_eq!(&hay[range], "“—”");
+        check("x “—” y", "\"-\"", "“—”");
     }
 
     #[test]
     fn first_match_wins_even_when_its_anchor_is_not_the_first_anchor_hit() {
         // The anchor "ab" first appears where the surroundings do not match.
-        let hay = "xab’ ‘ab’";
-        let range = find(hay, "'ab'").unwrap();
-        assert_eq!(&hay[range], "‘ab’");
+        check("xab’ ‘ab’", "'ab'", "‘ab’");
     }
 }
