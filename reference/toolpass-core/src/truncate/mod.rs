@@ -47,6 +47,10 @@
 //! since UTF-16 length never exceeds UTF-8 length.
 
 mod measure;
+#[cfg(test)]
+mod model;
+#[cfg(test)]
+mod tests;
 
 use std::ops::Range;
 
