@@ -1,1 +1,0 @@
-//! Placeholder: filled in this issue.
