@@ -205,7 +205,9 @@ pub fn decode_as(bytes: &[u8], encoding: TextEncoding) -> Result<Decoded, TextEr
 /// (see [`LineEnding::restore`]).
 ///
 /// Unlike Qwen (whose `iconv-lite` writes `?` for what it cannot encode),
-/// a character the encoding cannot represent is an error.
+/// a character the encoding cannot represent is an error, and so is one the
+/// encoder would write as another character's bytes (Shift_JIS `¥` as `\`):
+/// the bytes always decode back to `text`.
 ///
 /// # Errors
 ///
@@ -430,6 +432,7 @@ fn encode_body(text: &str, encoding: TextEncoding, out: &mut Vec<u8>) -> Result<
         out.extend_from_slice(text.as_bytes());
         return Ok(());
     }
+    let start = out.len();
     let mut encoder = encoding.0.new_encoder();
     let mut read_total = 0usize;
     loop {
@@ -441,7 +444,7 @@ fn encode_body(text: &str, encoding: TextEncoding, out: &mut Vec<u8>) -> Result<
         let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement(rest, out, true);
         read_total = read_total.saturating_add(read);
         match result {
-            EncoderResult::InputEmpty => return Ok(()),
+            EncoderResult::InputEmpty => break,
             EncoderResult::OutputFull => {}
             // `read` counts the unmappable char, so it starts that much back.
             EncoderResult::Unmappable(ch) => {
@@ -453,6 +456,35 @@ fn encode_body(text: &str, encoding: TextEncoding, out: &mut Vec<u8>) -> Result<
             }
         }
     }
+    // Some WHATWG encoders write a character as another one's bytes instead
+    // of reporting it: Shift_JIS and EUC-JP write U+00A5 as 0x5C, which reads
+    // back as '\', and U+2212 as U+FF0D; ISO-2022-JP widens halfwidth
+    // katakana. Reading the output back catches every such substitution
+    // without a table of them.
+    let produced = out.get(start..).unwrap_or_default();
+    let back = decode_strict(produced, encoding).unwrap_or_default();
+    match first_changed_char(text, &back) {
+        None => Ok(()),
+        Some((offset, ch)) => Err(EncodeFailure {
+            ch,
+            offset,
+            written: std::mem::take(out),
+        }),
+    }
+}
+
+/// The first character of `text` (with its byte offset) that `back` does not
+/// reproduce, or `None` when they are equal.
+fn first_changed_char(text: &str, back: &str) -> Option<(usize, char)> {
+    if text == back {
+        return None;
+    }
+    let mut back_chars = back.chars();
+    text.char_indices()
+        .find(|&(_, ch)| back_chars.next() != Some(ch))
+        // `back` only runs longer than `text` if the encoder added a
+        // character; blame the last one, the nearest to where that happened.
+        .or_else(|| text.char_indices().next_back())
 }
 
 /// The first offset at which `a` and `b` differ (the shorter length when one
@@ -550,6 +582,35 @@ mod tests {
             "replacement encoding"
         );
         assert_eq!(TextEncoding::for_label("no-such-encoding"), None);
+    }
+
+    fn unmappable(text: &str, label: &str) -> Option<(char, usize)> {
+        let encoding = TextEncoding::for_label(label).unwrap();
+        match encode(text, encoding, None).map_err(|err| err.kind().clone()) {
+            Err(TextErrorKind::Unmappable { ch, offset, .. }) => Some((ch, offset)),
+            Err(other) => panic!("unexpected {other:?}"),
+            Ok(_) => None,
+        }
+    }
+
+    // Regression: proptest found "¥" encoding to Shift_JIS 0x5C, which
+    // decodes as '\'; encoding_rs reports no unmappable for it.
+    #[test]
+    fn substituting_encoders_are_unmappable() {
+        assert_eq!(unmappable("a¥b", "shift_jis"), Some(('¥', 1)));
+        assert_eq!(unmappable("x‾", "euc-jp"), Some(('‾', 1)));
+        assert_eq!(unmappable("1−2", "shift_jis"), Some(('−', 1)));
+        assert_eq!(unmappable("ｱ", "iso-2022-jp"), Some(('ｱ', 0)));
+        assert_eq!(unmappable("¥", "iso-2022-jp"), None, "JIS-Roman has ¥");
+        assert_eq!(unmappable("\\－", "shift_jis"), None);
+    }
+
+    #[test]
+    fn first_changed_char_cases() {
+        assert_eq!(first_changed_char("abc", "abc"), None);
+        assert_eq!(first_changed_char("a¥c", "a\\c"), Some((1, '¥')));
+        assert_eq!(first_changed_char("ab", "a"), Some((1, 'b')));
+        assert_eq!(first_changed_char("ab", "abc"), Some((1, 'b')));
     }
 
     #[test]
