@@ -7,6 +7,8 @@ use std::borrow::Cow;
 
 use memchr::memmem;
 
+use crate::text::{ensure_crlf, normalize_to_lf};
+
 /// Qwen's `maybeAugmentOldStringForDeletion`: when deleting (`new_string` is
 /// empty) and the file holds `old_string` followed by a newline, the newline
 /// goes too, so the deletion does not leave a blank line behind.
@@ -103,12 +105,10 @@ pub(crate) struct CrlfText<'a> {
 
 impl<'a> CrlfText<'a> {
     pub(crate) fn new(raw: &'a str) -> Self {
-        let normalized = if memmem::find(raw.as_bytes(), b"\r\n").is_some() {
-            Cow::Owned(raw.replace("\r\n", "\n"))
-        } else {
-            Cow::Borrowed(raw)
-        };
-        CrlfText { raw, normalized }
+        CrlfText {
+            raw,
+            normalized: normalize_to_lf(raw),
+        }
     }
 
     /// The text as it is.
@@ -145,12 +145,6 @@ impl<'a> CrlfText<'a> {
         out.push_str(self.raw.get(copied..).unwrap_or_default());
         out
     }
-}
-
-/// Qwen's `ensureCrlfLineEndings`: normalize `\r\n` to `\n`, then every `\n`
-/// to `\r\n`.
-pub(crate) fn ensure_crlf(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\n', "\r\n")
 }
 
 /// Maps offsets of the normalized text back to the raw text, walking forward

@@ -372,7 +372,7 @@ proptest! {
         prop_assume!(!new.is_empty());
         let file = format!("{head}<X>{tail}");
         let out = content(&file, "<X>", &new);
-        let inserted = if file.contains("\r\n") { replace::ensure_crlf(&new) } else { new.clone() };
+        let inserted = if file.contains("\r\n") { crate::text::ensure_crlf(&new) } else { new.clone() };
         prop_assert_eq!(out, format!("{head}{inserted}{tail}"));
     }
 }
