@@ -1,6 +1,25 @@
-//! The reference tool layer: the Tool/Invocation split, the registry, the read
-//! cache, the text codec at the file boundary, atomic writes and the tools
-//! themselves.
+//! The reference tool layer: Qwen Code's tools, done right, over the pure
+//! decisions of `toolpass-core`.
 //!
-//! Nothing lives here yet: issue 4 fills it. The pure decisions it will call
-//! (where an edit lands, what the file becomes) are in `toolpass-core`.
+//! - [`tool`]: the Tool / Invocation split; [`registry`]: what the model sees.
+//! - [`session`]: a sandbox root with its read cache, faults and tools.
+//! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
+//! - [`read_cache`] and [`prior_read`]: read-before-write (seed §6.1).
+//! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
+//! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
+//!   `grep_search`.
+//!
+//! Nothing here derives `Serialize`: the server converts at its edge into the
+//! wire types of `toolpass-protocol`.
+
+pub mod faults;
+pub mod fileio;
+pub mod kind;
+pub mod prior_read;
+pub mod read_cache;
+pub mod registry;
+pub mod result;
+pub mod sandbox;
+pub mod session;
+pub mod tool;
+pub mod tools;

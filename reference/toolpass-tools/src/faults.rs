@@ -1,0 +1,100 @@
+//! Fault points: failures a conformance scenario arms through
+//! `toolpass/fault` so the windows a tool layer must guard can be tested
+//! deterministically.
+//!
+//! - `fs.stat`: the next stat of a file fails with `EACCES`; a prior-read
+//!   check must then fail closed.
+//! - `write.before_commit`: between a write's last freshness check and its
+//!   commit, another writer appends [`CONCURRENT_WRITE`] to the file; the
+//!   write must notice, refuse, and leave the other writer's bytes.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The bytes the simulated other writer of `write.before_commit` appends.
+pub const CONCURRENT_WRITE: &str = "toolpass: concurrent write\n";
+
+/// A point where a fault can be injected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FaultPoint {
+    /// `fs.stat`.
+    FsStat,
+    /// `write.before_commit`.
+    WriteBeforeCommit,
+}
+
+impl FaultPoint {
+    /// Every point this implementation supports.
+    pub const ALL: [FaultPoint; 2] = [FaultPoint::FsStat, FaultPoint::WriteBeforeCommit];
+
+    /// The point's protocol name.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FaultPoint::FsStat => "fs.stat",
+            FaultPoint::WriteBeforeCommit => "write.before_commit",
+        }
+    }
+
+    /// The point named `name`, if supported.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
+
+/// The faults armed in one session.
+#[derive(Debug, Default)]
+pub struct Faults {
+    armed: Mutex<HashMap<FaultPoint, u32>>,
+}
+
+impl Faults {
+    /// Arms `point` to fire the next `times` times it is reached.
+    pub fn arm(&self, point: FaultPoint, times: u32) {
+        let mut armed = self
+            .armed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *armed.entry(point).or_default() += times;
+    }
+
+    /// Whether `point` fires now; consumes one arming.
+    pub fn fire(&self, point: FaultPoint) -> bool {
+        let mut armed = self
+            .armed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match armed.get_mut(&point) {
+            Some(left) if *left > 0 => {
+                *left -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fault_fires_exactly_as_often_as_armed() {
+        let faults = Faults::default();
+        assert!(!faults.fire(FaultPoint::FsStat));
+        faults.arm(FaultPoint::FsStat, 2);
+        assert!(faults.fire(FaultPoint::FsStat));
+        assert!(!faults.fire(FaultPoint::WriteBeforeCommit));
+        assert!(faults.fire(FaultPoint::FsStat));
+        assert!(!faults.fire(FaultPoint::FsStat));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for p in FaultPoint::ALL {
+            assert_eq!(FaultPoint::parse(p.as_str()), Some(p));
+        }
+        assert_eq!(FaultPoint::parse("mcp.disconnect"), None);
+    }
+}

@@ -1,0 +1,215 @@
+//! Read-before-write: Qwen Code's `checkPriorRead`
+//! (`packages/core/src/tools/priorReadEnforcement.ts`, 0.24), which decides
+//! whether a mutating tool may touch an existing file. It returns a decision
+//! rather than an error so each caller can route it into its own shape.
+//!
+//! The decision table (seed §6.1):
+//!
+//! | stat | cache | decision |
+//! |---|---|---|
+//! | ENOENT, not expecting the file | — | ok (a new file) |
+//! | ENOENT, expecting the file | — | `file_changed_since_read` (it vanished) |
+//! | any other error | — | `prior_read_verification_failed` (fail closed) |
+//! | a directory | — | `target_is_directory` |
+//! | FIFO, socket, device | — | `edit_requires_prior_read` |
+//! | regular file | fresh, read, text | ok (any read counts, partial too) |
+//! | regular file | stale | `file_changed_since_read` |
+//! | regular file | inode 0 | `prior_read_verification_failed` |
+//! | regular file | fresh, not text | `edit_requires_prior_read` (re-reading won't help) |
+//! | regular file | unknown | `edit_requires_prior_read` |
+
+use std::fs::Metadata;
+use std::io;
+use std::path::Path;
+
+use crate::faults::Faults;
+use crate::fileio::{errno_name, stat};
+use crate::read_cache::{CacheState, FileReadCache};
+
+const READ_FILE: &str = "read_file";
+const NOTEBOOK_EDIT: &str = "notebook_edit";
+
+/// Which tool asks, for the wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// The edit tool ("editing").
+    Editing,
+    /// The write tool ("overwriting").
+    Overwriting,
+}
+
+impl Verb {
+    fn ing(self) -> &'static str {
+        match self {
+            Verb::Editing => "editing",
+            Verb::Overwriting => "overwriting",
+        }
+    }
+
+    fn bare(self) -> &'static str {
+        match self {
+            Verb::Editing => "edit",
+            Verb::Overwriting => "overwrite",
+        }
+    }
+}
+
+/// A refusal, with Qwen's code and both texts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The canonical error code.
+    pub code: &'static str,
+    /// The text for the model.
+    pub raw_message: String,
+    /// The short text for a person.
+    pub display_message: String,
+}
+
+/// The outcome of [`check_prior_read`]: `Ok(Some(meta))` for a regular file
+/// that may be mutated, `Ok(None)` for a path that does not exist (and may be
+/// created), or the refusal.
+pub type Decision = Result<Option<Metadata>, Refusal>;
+
+/// Qwen's `checkPriorRead` for the real path `path`, shown to the model as
+/// `shown`. `expect_existing` is set on the last check of an in-place edit:
+/// a file that vanished must not fall through to "create".
+///
+/// # Errors
+/// The [`Refusal`] when the mutation must not proceed.
+pub fn check_prior_read(
+    cache: &FileReadCache,
+    faults: &Faults,
+    path: &Path,
+    shown: &str,
+    verb: Verb,
+    expect_existing: bool,
+) -> Decision {
+    let refuse = |code, raw_message: String, display_message: String| {
+        Err(Refusal {
+            code,
+            raw_message,
+            display_message,
+        })
+    };
+    let meta = match stat(faults, path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound && expect_existing => {
+            return refuse(
+                "file_changed_since_read",
+                format!(
+                    "File {shown} disappeared after the model read it (stat now returns ENOENT). \
+                     Re-read with the {READ_FILE} tool \u{2014} the path may have been deleted or \
+                     moved \u{2014} before retrying {} it.",
+                    verb.ing()
+                ),
+                format!("file disappeared after last read; re-run {READ_FILE} first."),
+            );
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return refuse(
+                "prior_read_verification_failed",
+                format!(
+                    "Could not stat {shown} to verify prior read ({}). Re-read with the {READ_FILE} \
+                     tool, then retry {} it.",
+                    errno_name(&e),
+                    verb.ing()
+                ),
+                format!(
+                    "cannot verify prior read of {shown}; re-run {READ_FILE} before {} this file.",
+                    verb.ing()
+                ),
+            );
+        }
+    };
+    if meta.is_dir() {
+        return refuse(
+            "target_is_directory",
+            format!(
+                "{shown} is a directory. The Edit / WriteFile tools only operate on regular files. \
+                 Use a different mechanism (e.g. the shell tool) if you need to {} the contents of \
+                 this directory.",
+                verb.bare()
+            ),
+            format!("path is a directory; cannot {} via this tool.", verb.bare()),
+        );
+    }
+    if !meta.is_file() {
+        return refuse(
+            "edit_requires_prior_read",
+            format!(
+                "{shown} is a FIFO / socket / character or block device. The Edit / WriteFile tools \
+                 only operate on regular files; the {READ_FILE} tool also rejects these targets. Use \
+                 a different mechanism (e.g. shell tool with the appropriate command) if you need to \
+                 {} this path.",
+                verb.bare()
+            ),
+            format!("special file; cannot {} via this tool.", verb.bare()),
+        );
+    }
+    match cache.check(&meta) {
+        CacheState::Fresh(entry) if entry.last_read_at.is_some() && entry.last_read_cacheable => {
+            Ok(Some(meta))
+        }
+        CacheState::Stale(_) => refuse(
+            "file_changed_since_read",
+            format!(
+                "File {shown} has been modified since you last read it (mtime or size changed). \
+                 Re-read it with the {READ_FILE} tool before {} it to ensure your changes are based \
+                 on current content.",
+                verb.ing()
+            ),
+            format!("file changed since last read; re-run {READ_FILE} first."),
+        ),
+        CacheState::Unverifiable => refuse(
+            "prior_read_verification_failed",
+            format!(
+                "File {shown} is on a filesystem that does not provide a verifiable inode identity \
+                 (ino=0), so the {} tool cannot safely confirm a prior read. Use a different \
+                 mechanism (for example, the shell tool) to {} this file.",
+                verb.bare(),
+                verb.bare()
+            ),
+            format!(
+                "cannot verify prior read of {shown}; use a different mechanism to {} it.",
+                verb.bare()
+            ),
+        ),
+        CacheState::Fresh(entry) if entry.last_read_at.is_some() => refuse(
+            "edit_requires_prior_read",
+            format!(
+                "File {shown} is a binary / image / audio / video / PDF / notebook payload that the \
+                 {READ_FILE} tool returns as a structured value rather than as plain text. The Edit / \
+                 WriteFile tools cannot mutate that payload safely \u{2014} re-reading it would not \
+                 change this. If this is a Jupyter notebook (.ipynb), use the {NOTEBOOK_EDIT} tool \
+                 for cell-level edits after reading it. For other non-text files, use a different \
+                 mechanism (e.g. shell tool with an appropriate writer) if you need to {} it.",
+                verb.bare()
+            ),
+            format!("non-text payload; cannot {} via this tool.", verb.bare()),
+        ),
+        CacheState::Fresh(_) | CacheState::Unknown => {
+            let guidance = match verb {
+                Verb::Editing => format!(
+                    "(a partial read with offset / limit is fine \u{2014} you only need to have seen \
+                     the bytes you intend to {})",
+                    verb.bare()
+                ),
+                Verb::Overwriting => {
+                    "(read the full file \u{2014} overwriting replaces every byte, so \
+                                      any unseen bytes would be discarded)"
+                        .to_owned()
+                }
+            };
+            refuse(
+                "edit_requires_prior_read",
+                format!(
+                    "File {shown} has not been read in this session. Use the {READ_FILE} tool first \
+                     to load the current content {guidance} before {} it.",
+                    verb.ing()
+                ),
+                format!("{READ_FILE} required before {} this file.", verb.ing()),
+            )
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! The session root and the paths allowed under it.
+//!
+//! Beyond Qwen (which lets its file tools reach outside the workspace after
+//! a permission prompt): every path is resolved against the session root the
+//! way the kernel would resolve it — `..` after a symlink goes to the link
+//! target's parent — and a path that ends up outside the root is refused with
+//! `path_not_in_workspace` before anything is read or written. Components
+//! that do not exist yet (a file about to be created) are appended as they
+//! are, so creation works; a dangling symlink is followed to where it points,
+//! so it cannot smuggle a write outside.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// The canonical code for a refused path.
+pub const PATH_NOT_IN_WORKSPACE: &str = "path_not_in_workspace";
+
+/// How many symlinks one resolution may follow before it is a loop; the
+/// kernel's own limit (`MAXSYMLINKS`) is 40.
+const MAX_SYMLINKS: usize = 40;
+
+/// Why a path was refused.
+#[derive(Debug)]
+pub struct PathError {
+    kind: PathErrorKind,
+    path: String,
+}
+
+/// The kind of [`PathError`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PathErrorKind {
+    /// The path resolves outside the session root.
+    OutsideWorkspace,
+    /// More than 40 symlinks: a loop.
+    SymlinkLoop,
+    /// A component could not be inspected (permission denied, ...).
+    Io(io::Error),
+}
+
+impl PathError {
+    /// What went wrong.
+    #[must_use]
+    pub fn kind(&self) -> &PathErrorKind {
+        &self.kind
+    }
+
+    /// The canonical error code for this refusal.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        PATH_NOT_IN_WORKSPACE
+    }
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            PathErrorKind::OutsideWorkspace => write!(
+                f,
+                "Path {} resolves outside the workspace; only paths inside the session root are allowed.",
+                self.path
+            ),
+            PathErrorKind::SymlinkLoop => write!(
+                f,
+                "Path {} could not be resolved: too many levels of symbolic links.",
+                self.path
+            ),
+            PathErrorKind::Io(e) => write!(f, "Path {} could not be resolved: {e}.", self.path),
+        }
+    }
+}
+
+impl std::error::Error for PathError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            PathErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A session root.
+#[derive(Debug, Clone)]
+pub struct Sandbox {
+    root: PathBuf,
+}
+
+impl Sandbox {
+    /// A sandbox at `root`, which must be an existing directory.
+    ///
+    /// # Errors
+    /// When `root` cannot be canonicalized.
+    pub fn new(root: &Path) -> io::Result<Self> {
+        Ok(Sandbox {
+            root: fs::canonicalize(root)?,
+        })
+    }
+
+    /// The canonical root.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Resolves `path` (absolute, or relative to the root) to the real path
+    /// it names, refusing anything outside the root.
+    ///
+    /// # Errors
+    /// [`PathErrorKind::OutsideWorkspace`], [`PathErrorKind::SymlinkLoop`] or
+    /// an IO error while inspecting a component.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, PathError> {
+        let error = |kind| PathError {
+            kind,
+            path: path.to_owned(),
+        };
+        let resolved = resolve_physically(&self.root.join(path)).map_err(error)?;
+        if resolved.starts_with(&self.root) {
+            Ok(resolved)
+        } else {
+            Err(error(PathErrorKind::OutsideWorkspace))
+        }
+    }
+}
+
+/// `realpath` that tolerates missing components: existing symlinks are
+/// followed (a dangling one too), missing components are kept as written.
+fn resolve_physically(path: &Path) -> Result<PathBuf, PathErrorKind> {
+    let mut pending: VecDeque<OsString> = VecDeque::new();
+    let mut resolved = PathBuf::from("/");
+    let mut links = 0;
+    push_front(&mut pending, path, &mut resolved);
+    while let Some(name) = pending.pop_front() {
+        if name == ".." {
+            resolved.pop();
+            continue;
+        }
+        let candidate = resolved.join(&name);
+        match fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                links += 1;
+                if links > MAX_SYMLINKS {
+                    return Err(PathErrorKind::SymlinkLoop);
+                }
+                let target = fs::read_link(&candidate).map_err(PathErrorKind::Io)?;
+                push_front(&mut pending, &target, &mut resolved);
+            }
+            Ok(_) => resolved = candidate,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => resolved = candidate,
+            Err(e) if e.raw_os_error() == Some(40) => return Err(PathErrorKind::SymlinkLoop),
+            Err(e) => return Err(PathErrorKind::Io(e)),
+        }
+    }
+    Ok(resolved)
+}
+
+/// Queues the components of `path` before what is pending; an absolute path
+/// restarts resolution at `/`.
+fn push_front(pending: &mut VecDeque<OsString>, path: &Path, resolved: &mut PathBuf) {
+    let mut names = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::RootDir | Component::Prefix(_) => {
+                *resolved = PathBuf::from("/");
+                names.clear();
+            }
+            Component::CurDir => {}
+            Component::ParentDir => names.push(OsString::from("..")),
+            Component::Normal(name) => names.push(name.to_owned()),
+        }
+    }
+    for name in names.into_iter().rev() {
+        pending.push_front(name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sandbox() -> (tempfile::TempDir, Sandbox) {
+        let dir = tempfile::tempdir().unwrap();
+        let sandbox = Sandbox::new(dir.path()).unwrap();
+        (dir, sandbox)
+    }
+
+    fn refused(sandbox: &Sandbox, path: &str) -> bool {
+        matches!(
+            sandbox.resolve(path).map_err(|e| e.kind),
+            Err(PathErrorKind::OutsideWorkspace)
+        )
+    }
+
+    #[test]
+    fn inside_paths_resolve_and_missing_tails_are_kept() {
+        let (_dir, sb) = sandbox();
+        fs::create_dir(sb.root().join("src")).unwrap();
+        assert_eq!(
+            sb.resolve("src/new/file.txt").unwrap(),
+            sb.root().join("src/new/file.txt")
+        );
+        let absolute = sb.root().join("src/./a.rs");
+        assert_eq!(
+            sb.resolve(absolute.to_str().unwrap()).unwrap(),
+            sb.root().join("src/a.rs")
+        );
+        assert_eq!(sb.resolve("src/../b").unwrap(), sb.root().join("b"));
+    }
+
+    #[test]
+    fn escapes_are_refused() {
+        let (_dir, sb) = sandbox();
+        assert!(refused(&sb, "../x"));
+        assert!(refused(&sb, "/etc/passwd"));
+        assert!(refused(&sb, "a/../../x"));
+    }
+
+    #[test]
+    fn symlinks_are_followed_to_where_they_lead() {
+        let (_dir, sb) = sandbox();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), sb.root().join("out")).unwrap();
+        std::os::unix::fs::symlink("inside-target", sb.root().join("in")).unwrap();
+        assert!(refused(&sb, "out/secret"));
+        // A dangling link inside that points inside is fine; its target is
+        // what gets written.
+        assert_eq!(sb.resolve("in").unwrap(), sb.root().join("inside-target"));
+        // A dangling link that points outside is refused.
+        std::os::unix::fs::symlink("/nonexistent-toolpass-target", sb.root().join("dangling"))
+            .unwrap();
+        assert!(refused(&sb, "dangling"));
+    }
+
+    #[test]
+    fn symlink_loops_are_an_error_not_a_hang() {
+        let (_dir, sb) = sandbox();
+        std::os::unix::fs::symlink("b", sb.root().join("a")).unwrap();
+        std::os::unix::fs::symlink("a", sb.root().join("b")).unwrap();
+        assert!(matches!(
+            sb.resolve("a").map_err(|e| e.kind),
+            Err(PathErrorKind::SymlinkLoop)
+        ));
+    }
+}

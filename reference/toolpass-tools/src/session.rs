@@ -1,0 +1,105 @@
+//! One session: a sandbox root, its configuration, the read cache, the armed
+//! faults and the registered tools. A server may hold many.
+
+use std::io;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::faults::Faults;
+use crate::read_cache::FileReadCache;
+use crate::registry::Registry;
+use crate::sandbox::Sandbox;
+
+/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD` (seed §11.1).
+pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
+/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
+pub const DEFAULT_TRUNCATE_LINES: usize = 1_000;
+
+/// Per-session settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Characters above which a result is truncated.
+    pub truncate_threshold: usize,
+    /// Lines above which a result is truncated.
+    pub truncate_lines: usize,
+    /// Tools that must not be registered.
+    pub disabled_tools: Vec<String>,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            truncate_threshold: DEFAULT_TRUNCATE_THRESHOLD,
+            truncate_lines: DEFAULT_TRUNCATE_LINES,
+            disabled_tools: Vec::new(),
+        }
+    }
+}
+
+/// A session.
+pub struct Session {
+    sandbox: Sandbox,
+    config: SessionConfig,
+    read_cache: Mutex<FileReadCache>,
+    faults: Faults,
+    registry: Registry,
+}
+
+impl Session {
+    /// A session rooted at `root` (an existing directory) with the standard
+    /// tools, minus the disabled ones.
+    ///
+    /// # Errors
+    /// When `root` cannot be resolved.
+    pub fn new(root: &Path, config: SessionConfig) -> io::Result<Self> {
+        let mut registry = Registry::new(config.disabled_tools.iter().cloned());
+        for tool in crate::tools::standard() {
+            registry.register(tool);
+        }
+        Ok(Session {
+            sandbox: Sandbox::new(root)?,
+            config,
+            read_cache: Mutex::default(),
+            faults: Faults::default(),
+            registry,
+        })
+    }
+
+    /// The session root.
+    #[must_use]
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
+    /// The read cache, locked.
+    pub fn read_cache(&self) -> MutexGuard<'_, FileReadCache> {
+        // A panic while holding the lock cannot leave the cache half-updated
+        // in a way that matters more than losing the session would.
+        self.read_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The armed faults.
+    #[must_use]
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+
+    /// The tools.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The tools, for revealing deferred ones.
+    pub fn registry_mut(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+}

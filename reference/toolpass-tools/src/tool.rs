@@ -1,0 +1,241 @@
+//! The Tool / Invocation split (seed §3): a tool is static — name,
+//! description, JSON Schema, [`Kind`] — and [`Tool::build`] is the only way to
+//! get an [`Invocation`]. Building validates the arguments against the schema
+//! and then the tool's own value rules, so an invocation never has to check
+//! its parameters again.
+//!
+//! Most tools implement [`DeclarativeTool`] (Qwen's `BaseDeclarativeTool`):
+//! typed parameters, a `validate_values` hook, a `create_invocation` factory;
+//! the blanket [`Tool`] impl does the schema validation and deserialization.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::kind::Kind;
+use crate::result::ToolResult;
+use crate::session::Session;
+
+/// The canonical code for arguments that fail validation.
+pub const INVALID_TOOL_PARAMS: &str = "invalid_tool_params";
+
+/// Why a tool could not be built from the model's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    /// The canonical error code (`invalid_tool_params` unless a rule says
+    /// otherwise, e.g. `path_not_in_workspace`).
+    pub code: &'static str,
+    /// What was wrong, naming the argument.
+    pub message: String,
+}
+
+impl BuildError {
+    /// An `invalid_tool_params` error.
+    #[must_use]
+    pub fn invalid(message: impl Into<String>) -> Self {
+        BuildError {
+            code: INVALID_TOOL_PARAMS,
+            message: message.into(),
+        }
+    }
+
+    /// The result Qwen's `validateBuildAndExecute` returns for a build
+    /// failure.
+    #[must_use]
+    pub fn into_result(self) -> ToolResult {
+        ToolResult::failure(
+            self.code,
+            format!(
+                "Error: Invalid parameters provided. Reason: {}",
+                self.message
+            ),
+            &self.message,
+        )
+    }
+}
+
+/// A tool as the registry holds it.
+pub trait Tool: Send + Sync {
+    /// The name the model calls it by.
+    fn name(&self) -> &str;
+    /// The description the model is shown.
+    fn description(&self) -> &str;
+    /// The JSON Schema of its arguments.
+    fn parameter_schema(&self) -> &Value;
+    /// What it does.
+    fn kind(&self) -> Kind;
+    /// Hidden from the initial tool list until revealed (seed §4.3).
+    fn should_defer(&self) -> bool {
+        false
+    }
+    /// Listed even when deferred (like `tool_search` itself).
+    fn always_load(&self) -> bool {
+        false
+    }
+    /// The tool's own output budget in characters, if it overrides the
+    /// session's (seed §3.5).
+    fn max_output_chars(&self) -> Option<usize> {
+        None
+    }
+    /// Validates `args` and returns the invocation to run.
+    ///
+    /// # Errors
+    /// A [`BuildError`] naming the argument that is wrong.
+    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError>;
+}
+
+/// One validated call, ready to run.
+pub trait Invocation: Send {
+    /// One line for a person: what this call will do.
+    fn description(&self) -> String;
+    /// The paths it will touch.
+    fn locations(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    /// Runs it. Failures the model should see are results with an error,
+    /// never panics.
+    fn execute(&self, session: &Session) -> ToolResult;
+}
+
+/// The static half of a declarative tool.
+#[derive(Debug)]
+pub struct Declaration {
+    /// Tool name.
+    pub name: &'static str,
+    /// Description shown to the model.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub schema: Value,
+    /// Kind of action.
+    pub kind: Kind,
+    /// Deferred until revealed.
+    pub should_defer: bool,
+    /// Listed even when deferred.
+    pub always_load: bool,
+    /// The compiled schema, built on first use.
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl Declaration {
+    /// A declaration that is neither deferred nor always loaded.
+    #[must_use]
+    pub fn new(
+        name: &'static str,
+        kind: Kind,
+        description: impl Into<String>,
+        schema: Value,
+    ) -> Self {
+        Declaration {
+            name,
+            description: description.into(),
+            schema,
+            kind,
+            should_defer: false,
+            always_load: false,
+            validator: OnceLock::new(),
+        }
+    }
+
+    /// Checks `args` against the schema; the message names the argument,
+    /// like Ajv's `errorsText` with `dataVar: "params"`.
+    ///
+    /// # Errors
+    /// A description of every violation, `; `-separated.
+    pub fn validate(&self, args: &Value) -> Result<(), String> {
+        if !args.is_object() {
+            return Err("Value of params must be an object".to_owned());
+        }
+        let validator = self
+            .validator
+            .get_or_init(|| jsonschema::validator_for(&self.schema).map_err(|e| e.to_string()));
+        let validator = validator
+            .as_ref()
+            .map_err(|e| format!("the tool's schema is invalid: {e}"))?;
+        let errors: Vec<String> = validator
+            .iter_errors(args)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() {
+                    format!("params {e}")
+                } else {
+                    format!("params{} {e}", at.replace('/', "."))
+                }
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
+    }
+}
+
+/// A tool with typed parameters: Qwen's `BaseDeclarativeTool`.
+pub trait DeclarativeTool: Send + Sync {
+    /// The arguments, deserialized after schema validation.
+    type Params: DeserializeOwned;
+
+    /// The static description.
+    fn declaration(&self) -> &Declaration;
+
+    /// Qwen's `validateToolParamValues`: rules beyond the schema. May
+    /// normalize the parameters (e.g. trim a path).
+    ///
+    /// # Errors
+    /// A [`BuildError`] naming the argument.
+    fn validate_values(
+        &self,
+        params: &mut Self::Params,
+        session: &Session,
+    ) -> Result<(), BuildError>;
+
+    /// Makes the invocation from validated parameters.
+    fn create_invocation(&self, params: Self::Params, session: &Session) -> Box<dyn Invocation>;
+
+    /// See [`Tool::max_output_chars`].
+    fn max_output_chars(&self) -> Option<usize> {
+        None
+    }
+}
+
+impl<T: DeclarativeTool> Tool for T {
+    fn name(&self) -> &str {
+        self.declaration().name
+    }
+
+    fn description(&self) -> &str {
+        &self.declaration().description
+    }
+
+    fn parameter_schema(&self) -> &Value {
+        &self.declaration().schema
+    }
+
+    fn kind(&self) -> Kind {
+        self.declaration().kind
+    }
+
+    fn should_defer(&self) -> bool {
+        self.declaration().should_defer
+    }
+
+    fn always_load(&self) -> bool {
+        self.declaration().always_load
+    }
+
+    fn max_output_chars(&self) -> Option<usize> {
+        DeclarativeTool::max_output_chars(self)
+    }
+
+    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError> {
+        self.declaration()
+            .validate(args)
+            .map_err(BuildError::invalid)?;
+        let mut params: T::Params = serde_json::from_value(args.clone())
+            .map_err(|e| BuildError::invalid(format!("params {e}")))?;
+        self.validate_values(&mut params, session)?;
+        Ok(self.create_invocation(params, session))
+    }
+}
