@@ -9,7 +9,7 @@
 //!   write must notice, refuse, and leave the other writer's bytes.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// The bytes the simulated other writer of `write.before_commit` appends.
 pub const CONCURRENT_WRITE: &str = "toolpass: concurrent write\n";
@@ -43,34 +43,47 @@ impl FaultPoint {
     }
 }
 
+/// How one point is armed: let `skip` hits pass, then fire `times` times.
+#[derive(Debug, Default, Clone, Copy)]
+struct Arming {
+    skip: u32,
+    times: u32,
+}
+
 /// The faults armed in one session.
 #[derive(Debug, Default)]
 pub struct Faults {
-    armed: Mutex<HashMap<FaultPoint, u32>>,
+    armed: Mutex<HashMap<FaultPoint, Arming>>,
 }
 
 impl Faults {
     /// Arms `point` to fire the next `times` times it is reached.
     pub fn arm(&self, point: FaultPoint, times: u32) {
-        let mut armed = self
-            .armed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *armed.entry(point).or_default() += times;
+        self.arm_after(point, 0, times);
     }
 
-    /// Whether `point` fires now; consumes one arming.
+    /// Arms `point` to let `skip` hits pass and then fire `times` times, so
+    /// a scenario can aim at the second or third stat of one edit (its
+    /// after-read and before-write checks). Re-arming replaces the arming.
+    pub fn arm_after(&self, point: FaultPoint, skip: u32, times: u32) {
+        let mut armed = self.armed.lock().unwrap_or_else(PoisonError::into_inner);
+        armed.insert(point, Arming { skip, times });
+    }
+
+    /// Whether `point` fires now; consumes one hit.
     pub fn fire(&self, point: FaultPoint) -> bool {
-        let mut armed = self
-            .armed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match armed.get_mut(&point) {
-            Some(left) if *left > 0 => {
-                *left -= 1;
-                true
-            }
-            _ => false,
+        let mut armed = self.armed.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(arming) = armed.get_mut(&point) else {
+            return false;
+        };
+        if arming.skip > 0 {
+            arming.skip -= 1;
+            false
+        } else if arming.times > 0 {
+            arming.times -= 1;
+            true
+        } else {
+            false
         }
     }
 }
@@ -88,6 +101,14 @@ mod tests {
         assert!(!faults.fire(FaultPoint::WriteBeforeCommit));
         assert!(faults.fire(FaultPoint::FsStat));
         assert!(!faults.fire(FaultPoint::FsStat));
+    }
+
+    #[test]
+    fn a_fault_can_let_hits_pass_first() {
+        let faults = Faults::default();
+        faults.arm_after(FaultPoint::FsStat, 2, 1);
+        let hits: Vec<bool> = (0..4).map(|_| faults.fire(FaultPoint::FsStat)).collect();
+        assert_eq!(hits, [false, false, true, false]);
     }
 
     #[test]

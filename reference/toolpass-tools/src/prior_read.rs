@@ -25,6 +25,7 @@ use std::path::Path;
 use crate::faults::Faults;
 use crate::fileio::{errno_name, stat};
 use crate::read_cache::{CacheState, FileReadCache};
+use crate::result::ToolResult;
 
 const READ_FILE: &str = "read_file";
 const NOTEBOOK_EDIT: &str = "notebook_edit";
@@ -55,6 +56,8 @@ impl Verb {
 }
 
 /// A refusal, with Qwen's code and both texts.
+///
+/// Converts into the failed [`ToolResult`] Qwen's `execute` returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The canonical error code.
@@ -63,6 +66,29 @@ pub struct Refusal {
     pub raw_message: String,
     /// The short text for a person.
     pub display_message: String,
+}
+
+impl From<Refusal> for ToolResult {
+    fn from(r: Refusal) -> Self {
+        ToolResult::failure(r.code, r.raw_message, &r.display_message)
+    }
+}
+
+/// Qwen's refusal for a file whose mtime or size moved since the model read
+/// it. The atomic write uses it too, when the file changes after the last
+/// check.
+#[must_use]
+pub fn changed_since_read(shown: &str, verb: Verb) -> Refusal {
+    Refusal {
+        code: "file_changed_since_read",
+        raw_message: format!(
+            "File {shown} has been modified since you last read it (mtime or size changed). \
+             Re-read it with the {READ_FILE} tool before {} it to ensure your changes are based \
+             on current content.",
+            verb.ing()
+        ),
+        display_message: format!("file changed since last read; re-run {READ_FILE} first."),
+    }
 }
 
 /// The outcome of [`check_prior_read`]: `Ok(Some(meta))` for a regular file
@@ -151,16 +177,7 @@ pub fn check_prior_read(
         CacheState::Fresh(entry) if entry.last_read_at.is_some() && entry.last_read_cacheable => {
             Ok(Some(meta))
         }
-        CacheState::Stale(_) => refuse(
-            "file_changed_since_read",
-            format!(
-                "File {shown} has been modified since you last read it (mtime or size changed). \
-                 Re-read it with the {READ_FILE} tool before {} it to ensure your changes are based \
-                 on current content.",
-                verb.ing()
-            ),
-            format!("file changed since last read; re-run {READ_FILE} first."),
-        ),
+        CacheState::Stale(_) => Err(changed_since_read(shown, verb)),
         CacheState::Unverifiable => refuse(
             "prior_read_verification_failed",
             format!(

@@ -89,7 +89,7 @@ pub enum Display {
     /// Plain text.
     Text(String),
     /// A file diff.
-    Diff(FileDiff),
+    Diff(Box<FileDiff>),
 }
 
 /// The result of executing one invocation.

@@ -138,6 +138,30 @@ impl Declaration {
         }
     }
 
+    /// A declaration from a JSON file in Qwen Code's declaration shape
+    /// (`{name, description, parametersJsonSchema}`), so a tool shows the
+    /// model exactly what Qwen's does.
+    ///
+    /// # Errors
+    /// When the JSON is not of that shape.
+    pub fn from_json(name: &'static str, kind: Kind, json: &str) -> Result<Self, String> {
+        let mut value: Value =
+            serde_json::from_str(json).map_err(|e| format!("declaration of {name}: {e}"))?;
+        if value.get("name").and_then(Value::as_str) != Some(name) {
+            return Err(format!("declaration of {name} names another tool"));
+        }
+        let description = value
+            .get("description")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("declaration of {name} has no description"))?
+            .to_owned();
+        let schema = value
+            .get_mut("parametersJsonSchema")
+            .map(Value::take)
+            .ok_or_else(|| format!("declaration of {name} has no parametersJsonSchema"))?;
+        Ok(Declaration::new(name, kind, description, schema))
+    }
+
     /// Checks `args` against the schema; the message names the argument,
     /// like Ajv's `errorsText` with `dataVar: "params"`.
     ///

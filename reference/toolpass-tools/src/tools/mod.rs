@@ -1,12 +1,15 @@
 //! The tools themselves, one module each, and the standard set a session
 //! starts with.
 
+pub mod edit;
+pub mod path_arg;
+
 use std::sync::Arc;
 
 use crate::tool::Tool;
 
-/// The tools every session registers, in Qwen's declaration order.
+/// The tools every session registers.
 #[must_use]
 pub fn standard() -> Vec<Arc<dyn Tool>> {
-    Vec::new()
+    vec![Arc::new(edit::EditTool::new())]
 }
