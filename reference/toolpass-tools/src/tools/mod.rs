@@ -2,7 +2,9 @@
 //! starts with.
 
 pub mod edit;
+pub mod list_directory;
 pub mod path_arg;
+pub mod read_file;
 
 use std::sync::Arc;
 
@@ -11,5 +13,9 @@ use crate::tool::Tool;
 /// The tools every session registers.
 #[must_use]
 pub fn standard() -> Vec<Arc<dyn Tool>> {
-    vec![Arc::new(edit::EditTool::new())]
+    vec![
+        Arc::new(read_file::ReadFileTool::new()),
+        Arc::new(edit::EditTool::new()),
+        Arc::new(list_directory::ListDirectoryTool::new()),
+    ]
 }
