@@ -5,6 +5,7 @@ pub mod edit;
 pub mod list_directory;
 pub mod path_arg;
 pub mod read_file;
+pub mod write_file;
 
 use std::sync::Arc;
 
@@ -15,6 +16,7 @@ use crate::tool::Tool;
 pub fn standard() -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(read_file::ReadFileTool::new()),
+        Arc::new(write_file::WriteFileTool::new()),
         Arc::new(edit::EditTool::new()),
         Arc::new(list_directory::ListDirectoryTool::new()),
     ]
