@@ -10,9 +10,13 @@
 //!   with an offset map, lines collected into a vector, a `String` per folded
 //!   line comparison). Tests hold it to the same answers as
 //!   [`toolpass_core::matching::find_matched_slice`].
+//! - [`naive_truncate`]: truncation the way Qwen's JavaScript does it, with
+//!   the whole output split into a vector of lines.
 
 pub mod input;
 pub mod naive;
+pub mod naive_truncate;
 
 pub use input::{Case, SIZES, Size, code_like_text};
 pub use naive::naive_find_matched_slice;
+pub use naive_truncate::naive_truncate;
