@@ -1,0 +1,4 @@
+//! toolpass-protocol's integration tests, in one binary so that they link
+//! once.
+
+mod schemas;
