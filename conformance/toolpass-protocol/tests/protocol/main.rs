@@ -1,4 +1,10 @@
 //! toolpass-protocol's integration tests, in one binary so that they link
 //! once.
 
+mod config;
+mod exchange;
+mod framing;
+mod outcome;
+mod roundtrip;
 mod schemas;
+mod vocabulary;

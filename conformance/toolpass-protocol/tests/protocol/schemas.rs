@@ -86,3 +86,79 @@ fn every_method_has_its_schemas() {
     }
     assert!(names.contains("outcome.json"));
 }
+
+/// Validates `instance` against the generated schema `file_name`; the
+/// validation errors, empty when valid.
+fn validate(file_name: &str, instance: &serde_json::Value) -> Vec<String> {
+    let file = schemas()
+        .into_iter()
+        .find(|f| f.file_name == file_name)
+        .unwrap_or_else(|| panic!("no schema {file_name}"));
+    let validator = jsonschema::validator_for(&file.schema).unwrap();
+    validator
+        .iter_errors(instance)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn the_design_exchange_matches_the_schemas() {
+    use serde_json::json;
+    let cases = [
+        (
+            "initialize.params.json",
+            json!({"protocolVersion":"toolpass/1","clientInfo":{"name":"toolpass","version":"0.1.0"},"capabilities":{}}),
+        ),
+        (
+            "initialize.result.json",
+            json!({"protocolVersion":"toolpass/1","serverInfo":{"name":"toolpass-reference","version":"0.1.0"},"capabilities":{"tools":{},"toolpass":{"version":1,"features":["sessions","prior_read","fault:fs.stat","fault:write.before_commit"]}}}),
+        ),
+        (
+            "toolpass.session.open.params.json",
+            json!({"root":"/sandbox/tp-1a2b","config":{}}),
+        ),
+        (
+            "toolpass.session.open.result.json",
+            json!({"sessionId":"s1"}),
+        ),
+        (
+            "tools.call.params.json",
+            json!({"name":"edit","arguments":{"file_path":"/sandbox/tp-1a2b/a.ts","old_string":"x","new_string":"y"},"_meta":{"toolpass":{"sessionId":"s1","callId":"c1"}}}),
+        ),
+        (
+            "tools.call.result.json",
+            json!({"content":[{"type":"text","text":"File /sandbox/tp-1a2b/a.ts has not been read ..."}],"isError":true,"_meta":{"toolpass":{"status":"error","llmContent":"File /sandbox/tp-1a2b/a.ts has not been read ...","error":{"code":"edit_requires_prior_read","message":"..."}}}}),
+        ),
+        ("toolpass.fault.result.json", json!({})),
+    ];
+    for (file_name, instance) in cases {
+        let errors = validate(file_name, &instance);
+        assert!(errors.is_empty(), "{file_name}: {errors:?}");
+    }
+}
+
+#[test]
+fn the_schemas_refuse_what_the_types_refuse() {
+    use serde_json::json;
+    let cases = [
+        (
+            "toolpass.session.open.params.json",
+            json!({"root": "/s", "config": {"truncateThreshold": 1}}),
+        ),
+        (
+            "tools.call.result.json",
+            json!({"content": [], "isError": false}),
+        ),
+        (
+            "tools.call.result.json",
+            json!({"content": [], "_meta": {"toolpass": {"status": "done", "llmContent": ""}}}),
+        ),
+        ("toolpass.fault.params.json", json!({"point": "fs.stat"})),
+    ];
+    for (file_name, instance) in cases {
+        assert!(
+            !validate(file_name, &instance).is_empty(),
+            "{file_name} accepts {instance}"
+        );
+    }
+}
