@@ -8,4 +8,5 @@ mod mcp;
 mod outcome;
 mod roundtrip;
 mod schemas;
+mod snapshots;
 mod vocabulary;
