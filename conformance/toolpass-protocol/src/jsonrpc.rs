@@ -357,7 +357,7 @@ impl<'de> Deserialize<'de> for RequestId {
 impl Message {
     /// Classifies a JSON value as a JSON-RPC message. The error says what is
     /// missing or wrong, in a sentence fragment.
-    pub fn from_value(value: Value) -> Result<Message, String> {
+    pub(crate) fn from_value(value: Value) -> Result<Message, String> {
         let Value::Object(mut object) = value else {
             return Err(match value {
                 Value::Array(_) => "a JSON-RPC batch (array), which toolpass/1 does not use".into(),
