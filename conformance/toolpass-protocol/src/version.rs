@@ -72,20 +72,15 @@ impl ProtocolVersion {
             return Ok(self);
         }
         let advice = if self.major > PROTOCOL_MAJOR {
-            "upgrade this side, or use a build of the peer that speaks"
+            format!("upgrade this side, or use a build of the peer that speaks {PROTOCOL_VERSION}")
         } else {
-            "upgrade the peer, or use a build of this side that speaks"
-        };
-        let wanted = if self.major > PROTOCOL_MAJOR {
-            PROTOCOL_VERSION.to_owned()
-        } else {
-            self.to_string()
+            format!("upgrade the peer, or use a build of this side that speaks {self}")
         };
         Err(Error::new(
             ErrorKind::UnsupportedVersion,
             format!(
                 "the peer speaks {self}, but this side speaks {PROTOCOL_VERSION}: \
-                 major versions differ, so the wire shapes may too ({advice} {wanted})"
+                 major versions differ, so the wire shapes may too ({advice})"
             ),
         ))
     }
