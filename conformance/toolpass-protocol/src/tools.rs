@@ -213,6 +213,15 @@ pub struct FaultParams {
     /// How many of the next operations at the point fail.
     #[serde(default = "one")]
     pub times: u32,
+    /// How many operations at the point pass before the failures start, so
+    /// a scenario can aim at the second or third stat of one edit (its
+    /// after-read and before-write checks). Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skip: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn one() -> u32 {

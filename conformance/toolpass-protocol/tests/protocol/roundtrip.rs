@@ -215,6 +215,7 @@ fn requests_round_trip() {
         session_id: session(),
         point: FaultPoint::WriteBeforeCommit,
         times: 2,
+        skip: 1,
     });
     check_request::<method::SessionClose>(SessionCloseParams {
         session_id: session(),
