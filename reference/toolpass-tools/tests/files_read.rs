@@ -491,3 +491,29 @@ fn a_zero_threshold_means_no_character_budget() {
     sb.write("a.txt", &text);
     assert_eq!(ok(&sb.read("a.txt")), text);
 }
+
+#[test]
+fn descriptions_are_qwens() {
+    let sb = Sandbox::new();
+    let tool = sb.session.registry().get("read_file").unwrap();
+    let describe = |args: Value| tool.build(&args, &sb.session).unwrap().description();
+    let path = sb.arg("src/a.rs");
+    assert_eq!(describe(json!({"file_path": path})), "src/a.rs");
+    assert_eq!(
+        describe(json!({"file_path": path, "offset": 9, "limit": 5})),
+        "src/a.rs (lines 10-14)"
+    );
+    assert_eq!(
+        describe(json!({"file_path": path, "offset": 9})),
+        "src/a.rs (from line 10)"
+    );
+    assert_eq!(
+        describe(json!({"file_path": path, "limit": 5})),
+        "src/a.rs (first 5 lines)"
+    );
+    let write = sb.session.registry().get("write_file").unwrap();
+    let invocation = write
+        .build(&json!({"file_path": path, "content": ""}), &sb.session)
+        .unwrap();
+    assert_eq!(invocation.description(), "Writing to src/a.rs");
+}

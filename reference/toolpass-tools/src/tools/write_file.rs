@@ -26,7 +26,7 @@ use serde::Deserialize;
 use toolpass_core::text::{self, Decoded, TextEncoding};
 
 use super::path_arg::unescape_path;
-use super::read_file::node::fs_error_message;
+use super::read_file::node::{fs_error_message, make_relative, shorten_path};
 use crate::fileio::{Fingerprint, Precondition, WriteError, errno_name, write_atomic};
 use crate::kind::Kind;
 use crate::prior_read::{Refusal, Verb, changed_since_read, check_prior_read};
@@ -131,22 +131,26 @@ impl DeclarativeTool for WriteFileTool {
         }
     }
 
-    fn create_invocation(
-        &self,
-        params: WriteFileParams,
-        _session: &Session,
-    ) -> Box<dyn Invocation> {
-        Box::new(WriteFileInvocation { params })
+    fn create_invocation(&self, params: WriteFileParams, session: &Session) -> Box<dyn Invocation> {
+        Box::new(WriteFileInvocation {
+            params,
+            root: session.sandbox().root().to_string_lossy().into_owned(),
+        })
     }
 }
 
 struct WriteFileInvocation {
     params: WriteFileParams,
+    /// The session root, for the description.
+    root: String,
 }
 
 impl Invocation for WriteFileInvocation {
     fn description(&self) -> String {
-        format!("Writing to {}", self.params.file_path)
+        format!(
+            "Writing to {}",
+            shorten_path(&make_relative(&self.params.file_path, &self.root))
+        )
     }
 
     fn locations(&self) -> Vec<PathBuf> {

@@ -1,11 +1,13 @@
 //! The order of JavaScript's `a.localeCompare(b)` under Node's ICU with an
 //! English locale (CLDR root collation), which Qwen's `ls` sorts names by.
 //!
-//! Exact for ASCII names: punctuation and symbols first in CLDR's order,
-//! then digits, then letters case-insensitively, with lowercase before
-//! uppercase only as a tie-break over the whole name. Other characters sort
-//! after ASCII letters by their lowercase code point, without ICU's
-//! accent folding: an approximation, not a port of ICU.
+//! Three levels, each compared over the whole name before the next:
+//! primary (the letter: punctuation and symbols in CLDR's order, then
+//! digits, then letters case-insensitively), secondary (accents:
+//! `e < é < è < ê < ë`), tertiary (lowercase before uppercase). Exact for
+//! ASCII and Latin-1 names (checked against Node 20, ICU 78); other
+//! characters sort after the Latin letters by their lowercase code point,
+//! an approximation rather than a port of ICU.
 
 use std::cmp::Ordering;
 
@@ -14,37 +16,113 @@ use std::cmp::Ordering;
 const ASCII_ORDER: &[u8] =
     b" _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ";
 
-/// The primary and tertiary weight of one character; `None` for the
-/// controls ICU ignores.
-fn weights(c: char) -> Option<(u32, u8)> {
-    if c.is_ascii() {
-        let b = u8::try_from(u32::from(c)).ok()?;
-        let pos = ASCII_ORDER.iter().position(|&x| x == b)?;
-        let pos = u32::try_from(pos).ok()?;
-        if b.is_ascii_alphabetic() {
-            // One primary per lower/upper pair.
-            let first_letter = ASCII_ORDER.iter().position(|&x| x == b'a')?;
-            let first_letter = u32::try_from(first_letter).ok()?;
-            let primary = first_letter + (pos - first_letter) / 2;
-            Some((primary, u8::from(b.is_ascii_uppercase())))
-        } else {
-            Some((pos, 0))
-        }
-    } else if c.is_control() {
-        None
+/// One collation element: primary, secondary, tertiary weight.
+type Element = (u32, u8, u8);
+
+/// Secondary weights of the accents, in ICU's order.
+const ACUTE: u8 = 1;
+const GRAVE: u8 = 2;
+const CIRCUMFLEX: u8 = 3;
+const RING: u8 = 4;
+const DIAERESIS: u8 = 5;
+const TILDE: u8 = 6;
+const STROKE: u8 = 7;
+const CEDILLA: u8 = 8;
+const ETH: u8 = 9;
+const LIGATURE: u8 = 10;
+
+/// The ASCII letters (or two, for a ligature) and accent of a Latin-1
+/// letter; `None` for the rest.
+fn latin1(c: char) -> Option<(&'static str, u8)> {
+    let lower = c.to_lowercase().next().unwrap_or(c);
+    Some(match lower {
+        'á' => ("a", ACUTE),
+        'à' => ("a", GRAVE),
+        'â' => ("a", CIRCUMFLEX),
+        'å' => ("a", RING),
+        'ä' => ("a", DIAERESIS),
+        'ã' => ("a", TILDE),
+        'æ' => ("ae", LIGATURE),
+        'ç' => ("c", CEDILLA),
+        'ð' => ("d", ETH),
+        'é' => ("e", ACUTE),
+        'è' => ("e", GRAVE),
+        'ê' => ("e", CIRCUMFLEX),
+        'ë' => ("e", DIAERESIS),
+        'í' => ("i", ACUTE),
+        'ì' => ("i", GRAVE),
+        'î' => ("i", CIRCUMFLEX),
+        'ï' => ("i", DIAERESIS),
+        'ñ' => ("n", TILDE),
+        'ó' => ("o", ACUTE),
+        'ò' => ("o", GRAVE),
+        'ô' => ("o", CIRCUMFLEX),
+        'ö' => ("o", DIAERESIS),
+        'õ' => ("o", TILDE),
+        'ø' => ("o", STROKE),
+        'ß' => ("ss", LIGATURE),
+        'ú' => ("u", ACUTE),
+        'ù' => ("u", GRAVE),
+        'û' => ("u", CIRCUMFLEX),
+        'ü' => ("u", DIAERESIS),
+        'ý' => ("y", ACUTE),
+        'ÿ' => ("y", DIAERESIS),
+        _ => return None,
+    })
+}
+
+/// The primary weight of a printable ASCII character.
+fn ascii_primary(b: u8) -> Option<u32> {
+    let pos = u32::try_from(ASCII_ORDER.iter().position(|&x| x == b)?).ok()?;
+    if b.is_ascii_alphabetic() {
+        // One primary per lower/upper pair.
+        let first_letter = u32::try_from(ASCII_ORDER.iter().position(|&x| x == b'a')?).ok()?;
+        Some(first_letter + (pos - first_letter) / 2)
     } else {
-        let lower = c.to_lowercase().next().unwrap_or(c);
-        Some((1000 + u32::from(lower), u8::from(lower != c)))
+        Some(pos)
     }
 }
 
-/// `a.localeCompare(b)`: primary weights over the whole names first, then
-/// case.
+/// The collation elements of one character; none for the controls ICU
+/// ignores.
+fn push_elements(c: char, out: &mut Vec<Element>) {
+    let upper = u8::from(c.is_uppercase());
+    if c.is_ascii() {
+        if let Some(p) = u8::try_from(u32::from(c)).ok().and_then(ascii_primary) {
+            out.push((p, 0, upper));
+        }
+    } else if let Some((base, accent)) = latin1(c) {
+        for (i, b) in base.bytes().enumerate() {
+            if let Some(p) = ascii_primary(b) {
+                out.push((p, if i == 0 { accent } else { 0 }, upper));
+            }
+        }
+    } else if !c.is_control() {
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        // Symbols (÷, ×) sort before the letters, everything else after.
+        let p = if c.is_alphanumeric() {
+            1000 + u32::from(lower)
+        } else {
+            u32::from(lower) / 1000
+        };
+        out.push((p, 0, upper));
+    }
+}
+
+/// `a.localeCompare(b)`.
 pub(crate) fn locale_cmp(a: &str, b: &str) -> Ordering {
-    let wa: Vec<(u32, u8)> = a.chars().filter_map(weights).collect();
-    let wb: Vec<(u32, u8)> = b.chars().filter_map(weights).collect();
-    let primary = wa.iter().map(|w| w.0).cmp(wb.iter().map(|w| w.0));
-    primary.then_with(|| wa.iter().map(|w| w.1).cmp(wb.iter().map(|w| w.1)))
+    let elements = |s: &str| {
+        let mut out = Vec::with_capacity(s.len());
+        for c in s.chars() {
+            push_elements(c, &mut out);
+        }
+        out
+    };
+    let (ea, eb) = (elements(a), elements(b));
+    let level = |f: fn(&Element) -> u32| ea.iter().map(f).cmp(eb.iter().map(f));
+    level(|e| e.0)
+        .then_with(|| level(|e| u32::from(e.1)))
+        .then_with(|| level(|e| u32::from(e.2)))
 }
 
 #[cfg(test)]
@@ -68,6 +146,25 @@ mod tests {
         assert_eq!(
             sorted(&["README.md", "Cargo.toml", ".gitignore", "src", "_x", "9"]),
             ["_x", ".gitignore", "9", "Cargo.toml", "README.md", "src"]
+        );
+    }
+
+    #[test]
+    fn matches_node_icu_for_latin1_names() {
+        // Node 20: the sorted Latin-1 letters and a few expansions.
+        let letters: Vec<String> = "eÉéÈèÊêËëEfdðÐDoøÖöõ".chars().map(String::from).collect();
+        let refs: Vec<&str> = letters.iter().map(String::as_str).collect();
+        assert_eq!(
+            sorted(&refs).concat(),
+            "dDðÐeEéÉèÈêÊëËfoöÖõøØ".replace('Ø', "")
+        );
+        assert_eq!(
+            sorted(&["z", "th", "st", "ß", "ss", "af", "æ", "ae"]),
+            ["ae", "æ", "af", "ss", "ß", "st", "th", "z"]
+        );
+        assert_eq!(
+            sorted(&["f", "É", "é", "E", "e"]),
+            ["e", "E", "é", "É", "f"]
         );
     }
 }

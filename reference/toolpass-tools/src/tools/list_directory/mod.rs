@@ -22,7 +22,7 @@ use serde::Deserialize;
 use self::collate::locale_cmp;
 use self::ignore_files::{GitIgnore, QwenIgnore};
 use super::path_arg::unescape_path;
-use super::read_file::node::fs_error_message;
+use super::read_file::node::{fs_error_message, make_relative, shorten_path};
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::result::{Display, ToolFailure, ToolResult};
@@ -114,14 +114,19 @@ impl DeclarativeTool for ListDirectoryTool {
     fn create_invocation(
         &self,
         params: ListDirectoryParams,
-        _session: &Session,
+        session: &Session,
     ) -> Box<dyn Invocation> {
-        Box::new(ListDirectoryInvocation { params })
+        Box::new(ListDirectoryInvocation {
+            params,
+            root: session.sandbox().root().to_string_lossy().into_owned(),
+        })
     }
 }
 
 struct ListDirectoryInvocation {
     params: ListDirectoryParams,
+    /// The session root, for the description.
+    root: String,
 }
 
 /// One listed entry.
@@ -132,7 +137,7 @@ struct Entry {
 
 impl Invocation for ListDirectoryInvocation {
     fn description(&self) -> String {
-        self.params.path.clone()
+        shorten_path(&make_relative(&self.params.path, &self.root))
     }
 
     fn locations(&self) -> Vec<PathBuf> {

@@ -201,10 +201,11 @@ impl DeclarativeTool for ReadFileTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: ReadFileParams, _session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: ReadFileParams, session: &Session) -> Box<dyn Invocation> {
         Box::new(ReadFileInvocation {
             params,
             pdf: Arc::clone(&self.pdf),
+            root: session.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 
@@ -236,6 +237,8 @@ fn check_pages(pages: &str) -> Result<PageRange, String> {
 struct ReadFileInvocation {
     params: ReadFileParams,
     pdf: Arc<PdfTools>,
+    /// The session root, for descriptions.
+    root: String,
 }
 
 /// What a read produced, before it becomes a [`ToolResult`].
@@ -290,7 +293,7 @@ impl Outcome {
 impl Invocation for ReadFileInvocation {
     fn description(&self) -> String {
         let p = &self.params;
-        let short = shorten_path(&p.file_path);
+        let short = shorten_path(&make_relative(&p.file_path, &self.root));
         if let Some(pages) = &p.pages {
             return format!("{short} (pages {pages})");
         }
