@@ -517,3 +517,47 @@ fn descriptions_are_qwens() {
         .unwrap();
     assert_eq!(invocation.description(), "Writing to src/a.rs");
 }
+
+#[test]
+fn large_non_text_files_are_too_large() {
+    let sb = Sandbox::new();
+    // Sparse: 11 MiB that take no space.
+    let file = fs::File::create(sb.path("blob.bin")).unwrap();
+    file.set_len(11 * 1024 * 1024).unwrap();
+    let result = sb.read("blob.bin");
+    assert_eq!(code(&result), "file_too_large");
+    assert_eq!(result.llm_content, "File size exceeds the 10MB limit.");
+    assert_eq!(
+        message(&result),
+        format!(
+            "File size exceeds the 10MB limit: {} (11.00MB)",
+            sb.arg("blob.bin")
+        )
+    );
+    assert_eq!(sb.recorded("blob.bin"), None);
+}
+
+#[test]
+fn a_long_pdf_needs_a_page_range() {
+    let sb = Sandbox::new();
+    sb.write("doc.pdf", "%PDF-1.4 fake");
+    let bin = sb.path("bin");
+    fs::create_dir(&bin).unwrap();
+    let script = |name: &str, body: &str| {
+        let path = bin.join(name);
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let pdftotext = script("pdftotext", "echo text");
+    let pdfinfo = script("pdfinfo", "echo 'Title: x'; echo 'Pages:          50'");
+    let tool = ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo);
+    let result = sb.call_with(&tool, json!({"file_path": sb.arg("doc.pdf")}));
+    assert_eq!(code(&result), "file_too_large");
+    insta::assert_snapshot!(result.llm_content, @r#"PDF "doc.pdf" has 50 pages, which is too many to read at once. Use the 'pages' parameter to read a specific page range such as '1-5'. Maximum 20 pages per request."#);
+    let ranged = sb.call_with(
+        &tool,
+        json!({"file_path": sb.arg("doc.pdf"), "pages": "1-2"}),
+    );
+    assert_eq!(ok(&ranged), "text\n");
+}
