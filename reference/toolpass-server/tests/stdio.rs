@@ -105,6 +105,48 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// A server with one open session on a fresh sandbox.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    server: Server,
+    session: String,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let (dir, root) = sandbox();
+        let mut server = Server::start(&[]);
+        server.initialize();
+        let session = server.open(&root);
+        Fixture {
+            _dir: dir,
+            root,
+            server,
+            session,
+        }
+    }
+
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.server.call(&self.session, name, arguments)
+    }
+
+    fn edit(&mut self, file: &Path, old: &str, new: &str) -> Value {
+        self.call(
+            "edit",
+            json!({"file_path": file, "old_string": old, "new_string": new}),
+        )
+    }
+
+    /// Creates `name` through the edit tool, so the session has "seen" it.
+    fn create(&mut self, name: &str, content: &str) -> PathBuf {
+        let file = self.root.join(name);
+        let outcome = self.edit(&file, "", content);
+        assert_eq!(status(&outcome), "success", "{outcome}");
+        file
+    }
+}
+
 #[test]
 fn initialize_advertises_toolpass_1_and_its_features() {
     let mut server = Server::start(&[]);
@@ -131,11 +173,8 @@ fn initialize_advertises_toolpass_1_and_its_features() {
 
 #[test]
 fn tools_list_shows_the_edit_tool_with_qwens_schema_and_its_kind() {
-    let (_dir, root) = sandbox();
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-    let tools = server.ok("tools/list", json!({"sessionId": session}))["tools"].clone();
+    let mut fx = Fixture::new();
+    let tools = fx.server.ok("tools/list", json!({"sessionId": fx.session}))["tools"].clone();
     let edit = tools
         .as_array()
         .unwrap()
@@ -153,10 +192,9 @@ fn tools_list_shows_the_edit_tool_with_qwens_schema_and_its_kind() {
 
 #[test]
 fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
-    let (_dir, root) = sandbox();
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
+    let mut fx = Fixture::new();
+    let (root, session) = (fx.root.clone(), fx.session.clone());
+    let server = &mut fx.server;
 
     let reply = server.send_line("this is not json");
     assert_eq!(reply["error"]["code"], -32700);
@@ -204,16 +242,13 @@ fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
     }
     // Still serving.
     assert_eq!(server.open(&root), "s2");
-    assert!(server.finish().success());
+    assert!(fx.server.finish().success());
 }
 
 #[test]
 fn an_unknown_tool_is_an_error_outcome_with_suggestions() {
-    let (_dir, root) = sandbox();
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-    let outcome = server.call(&session, "edti", json!({}));
+    let mut fx = Fixture::new();
+    let outcome = fx.call("edti", json!({}));
     assert_eq!(status(&outcome), "error");
     assert_eq!(error_code(&outcome), Some("tool_not_registered"));
     assert_eq!(outcome["isError"], true);
@@ -226,27 +261,15 @@ fn an_unknown_tool_is_an_error_outcome_with_suggestions() {
 
 #[test]
 fn an_edit_runs_end_to_end_and_its_outcome_is_an_mcp_call_tool_result() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-
-    let created = server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "", "new_string": "x = 1\n"}),
-    );
+    let mut fx = Fixture::new();
+    let file = fx.root.join("a.txt");
+    let created = fx.edit(&file, "", "x = 1\n");
     assert_eq!(status(&created), "success", "{created}");
     assert_eq!(created["isError"], false);
     assert_eq!(created["_meta"]["toolpass"]["display"]["type"], "diff");
 
     // The model authored the file, so it may edit it without a read.
-    let edited = server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "x = 1", "new_string": "x = 2"}),
-    );
+    let edited = fx.edit(&file, "x = 1", "x = 2");
     assert_eq!(status(&edited), "success", "{edited}");
     assert_eq!(fs::read_to_string(&file).unwrap(), "x = 2\n");
     let llm = edited["_meta"]["toolpass"]["llmContent"].as_str().unwrap();
@@ -259,50 +282,35 @@ fn an_edit_runs_end_to_end_and_its_outcome_is_an_mcp_call_tool_result() {
 
 #[test]
 fn sessions_are_isolated() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let first = server.open(&root);
-    let second = server.open(&root);
-    server.call(
-        &first,
-        "edit",
-        json!({"file_path": file, "old_string": "", "new_string": "v1\n"}),
-    );
+    let mut fx = Fixture::new();
+    let file = fx.create("a.txt", "v1\n");
+    let second = fx.server.open(&fx.root.clone());
     // The second session never read or wrote the file.
-    let refused = server.call(
+    let refused = fx.server.call(
         &second,
         "edit",
         json!({"file_path": file, "old_string": "v1", "new_string": "v2"}),
     );
     assert_eq!(error_code(&refused), Some("edit_requires_prior_read"));
-    server.ok("toolpass/session.close", json!({"sessionId": first}));
-    let reply = server.request("toolpass/session.close", json!({"sessionId": first}));
+    let first = fx.session.clone();
+    fx.server
+        .ok("toolpass/session.close", json!({"sessionId": first}));
+    let reply = fx
+        .server
+        .request("toolpass/session.close", json!({"sessionId": first}));
     assert_eq!(reply["error"]["code"], -32010);
 }
 
 /// Arms `fs.stat` to fail at one stat of an edit and checks it fails closed.
 fn stat_fault(skip: u32) {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-    server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "", "new_string": "x = 1\n"}),
-    );
-    server.ok(
+    let mut fx = Fixture::new();
+    let file = fx.create("a.txt", "x = 1\n");
+    let session = fx.session.clone();
+    fx.server.ok(
         "toolpass/fault",
         json!({"sessionId": session, "point": "fs.stat", "times": 1, "skip": skip}),
     );
-    let outcome = server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "x = 1", "new_string": "x = 2"}),
-    );
+    let outcome = fx.edit(&file, "x = 1", "x = 2");
     assert_eq!(
         error_code(&outcome),
         Some("prior_read_verification_failed"),
@@ -328,25 +336,14 @@ fn toctou_before_write_fails_closed() {
 
 #[test]
 fn toctou_before_commit_keeps_the_other_writers_bytes() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-    server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "", "new_string": "x = 1\n"}),
-    );
-    server.ok(
+    let mut fx = Fixture::new();
+    let file = fx.create("a.txt", "x = 1\n");
+    let session = fx.session.clone();
+    fx.server.ok(
         "toolpass/fault",
         json!({"sessionId": session, "point": "write.before_commit"}),
     );
-    let outcome = server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "x = 1", "new_string": "x = 2"}),
-    );
+    let outcome = fx.edit(&file, "x = 1", "x = 2");
     assert_eq!(error_code(&outcome), Some("file_changed_since_read"));
     assert_eq!(
         fs::read_to_string(&file).unwrap(),
@@ -356,20 +353,11 @@ fn toctou_before_commit_keeps_the_other_writers_bytes() {
 
 #[test]
 fn a_real_concurrent_writer_never_leaves_a_torn_file() {
-    // A second process appends numbered lines while the model keeps editing.
-    // Every edit must either succeed or be refused as changed-since-read, and
-    // the file must only ever hold whole lines from one writer or the other.
-    let (_dir, root) = sandbox();
-    let file = root.join("log.txt");
-    let mut server = Server::start(&[]);
-    server.initialize();
-    let session = server.open(&root);
-    server.call(
-        &session,
-        "edit",
-        json!({"file_path": file, "old_string": "", "new_string": "counter 0\n"}),
-    );
-
+    // Another thread appends numbered lines while the model keeps editing.
+    // Edits succeed until the first append lands, which makes the file stale
+    // and is refused; the file only ever holds whole lines.
+    let mut fx = Fixture::new();
+    let file = fx.create("log.txt", "counter 0\n");
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = {
         let (file, stop) = (file.clone(), stop.clone());
@@ -383,14 +371,12 @@ fn a_real_concurrent_writer_never_leaves_a_torn_file() {
             }
         })
     };
-    // Edit until the writer's changes are noticed: the first append after
-    // the model's last write makes the file stale.
     let mut refusal = None;
     for i in 0..500 {
-        let outcome = server.call(
-            &session,
-            "edit",
-            json!({"file_path": file, "old_string": format!("counter {i}\n"), "new_string": format!("counter {}\n", i + 1)}),
+        let outcome = fx.edit(
+            &file,
+            &format!("counter {i}\n"),
+            &format!("counter {}\n", i + 1),
         );
         if status(&outcome) != "success" {
             refusal = Some(error_code(&outcome).unwrap_or("none").to_owned());
