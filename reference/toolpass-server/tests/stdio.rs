@@ -429,3 +429,62 @@ fn end_of_input_exits_zero_and_bad_arguments_exit_two() {
         .unwrap();
     assert_eq!(status.code(), Some(2));
 }
+
+#[test]
+fn path_escapes_are_refused_and_nothing_is_read_or_written() {
+    let mut fx = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    fs::write(&secret, "secret\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), fx.root.join("out")).unwrap();
+    std::os::unix::fs::symlink("loop-b", fx.root.join("loop-a")).unwrap();
+    std::os::unix::fs::symlink("loop-a", fx.root.join("loop-b")).unwrap();
+    let escapes = [
+        format!("{}/../x.txt", fx.root.display()),
+        "/etc/passwd".to_owned(),
+        secret.display().to_string(),
+        format!("{}/out/secret.txt", fx.root.display()),
+        format!("{}/loop-a", fx.root.display()),
+    ];
+    for path in escapes {
+        for (old, new) in [("", "pwned\n"), ("secret", "pwned")] {
+            let outcome = fx.call(
+                "edit",
+                json!({"file_path": path, "old_string": old, "new_string": new}),
+            );
+            assert_eq!(
+                error_code(&outcome),
+                Some("path_not_in_workspace"),
+                "{path}: {outcome}"
+            );
+        }
+    }
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "secret\n");
+    assert!(!fx.root.parent().unwrap().join("x.txt").exists());
+}
+
+#[test]
+fn a_fifo_and_a_directory_are_refused_without_blocking() {
+    let mut fx = Fixture::new();
+    let fifo = fx.root.join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    fs::create_dir(fx.root.join("dir")).unwrap();
+    let outcome = fx.edit(&fifo, "a", "b");
+    assert_eq!(
+        error_code(&outcome),
+        Some("edit_requires_prior_read"),
+        "{outcome}"
+    );
+    let outcome = fx.edit(&fx.root.join("dir"), "a", "b");
+    assert_eq!(
+        error_code(&outcome),
+        Some("target_is_directory"),
+        "{outcome}"
+    );
+}
