@@ -29,19 +29,17 @@ pub fn naive_find_matched_slice(haystack: &str, needle: &str) -> Option<SliceMat
     if needle.is_empty() {
         return None;
     }
-    let plain = |range, tier| SliceMatch {
-        range,
-        tier,
-        removed_trailing_final_empty_line: false,
-    };
     if let Some(start) = haystack.find(needle) {
-        return Some(plain(start..start + needle.len(), MatchTier::Literal));
+        return Some(SliceMatch::new(
+            start..start + needle.len(),
+            MatchTier::Literal,
+        ));
     }
     let (folded, origin) = fold_with_offsets(haystack);
     let folded_needle = fold_str(needle);
     if let Some(start) = folded.find(&folded_needle) {
         let range = origin[start]..origin[start + folded_needle.len()];
-        return Some(plain(range, MatchTier::Folded));
+        return Some(SliceMatch::new(range, MatchTier::Folded));
     }
     line_based(haystack, needle)
 }
