@@ -194,7 +194,7 @@ impl Server {
         let outcome = call(
             session,
             &params.name,
-            Value::Object(params.arguments.clone()),
+            &Value::Object(params.arguments.clone()),
         );
         encode::<method::ToolsCall>(&outcome)
     }
@@ -209,62 +209,11 @@ impl Server {
     }
 }
 
-/// Runs one tool call in `session`: build (validation), then execute.
-fn call(session: &Session, name: &str, arguments: Value) -> Outcome {
-    let Some(tool) = session.registry().get(name).cloned() else {
-        let message = tool_not_found_message(session, name);
-        return convert::error_outcome("tool_not_registered", message.clone(), message);
-    };
-    tracing::debug!(tool = name, "call");
-    let result = match tool.build(&arguments, session) {
-        Ok(invocation) => invocation.execute(session),
-        Err(error) => error.into_result(),
-    };
-    convert::outcome(result)
-}
-
-/// Qwen's `getToolNotFoundMessage`: the three declared names closest by
-/// Levenshtein distance.
-fn tool_not_found_message(session: &Session, name: &str) -> String {
-    let mut names: Vec<(usize, &str)> = session
-        .registry()
-        .declarations()
-        .map(|t| (levenshtein(name, t.name()), t.name()))
-        .collect();
-    // A stable sort by distance alone keeps registration order among ties,
-    // as JavaScript's sort does.
-    names.sort_by_key(|(distance, _)| *distance);
-    let top: Vec<String> = names
-        .iter()
-        .take(3)
-        .map(|(_, n)| format!("\"{n}\""))
-        .collect();
-    let suggestion = match top.len() {
-        0 => String::new(),
-        1 => format!(" Did you mean {}?", top.join(", ")),
-        _ => format!(" Did you mean one of: {}?", top.join(", ")),
-    };
-    format!(
-        "Tool \"{name}\" not found in registry. Tools must use the exact names that are registered.{suggestion}"
-    )
-}
-
-/// Edit distance between two names, by characters.
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+/// Runs one tool call in `session` and converts the result for the wire.
+fn call(session: &Session, name: &str, arguments: &Value) -> Outcome {
+    convert::outcome(toolpass_tools::scheduler::execute_call(
+        session, name, arguments,
+    ))
 }
 
 fn encode<M: Method>(result: &M::Result) -> Result<Value, ResponseError> {
@@ -278,17 +227,4 @@ pub(crate) fn unreadable(error: ResponseError) -> Message {
         id: None::<RequestId>,
         result: Err(error),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn levenshtein_counts_edits() {
-        assert_eq!(levenshtein("edit", "edit"), 0);
-        assert_eq!(levenshtein("edti", "edit"), 2);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("read_fle", "read_file"), 1);
-    }
 }

@@ -6,6 +6,8 @@
 //! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
 //! - [`read_cache`] and [`prior_read`]: read-before-write (seed §6.1).
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
+//! - [`scheduler`]: one call as Qwen's scheduler runs it (lookup, build,
+//!   execute, the empty-output marker).
 //! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
 //!   `grep_search`.
 //!
@@ -20,6 +22,7 @@ pub mod read_cache;
 pub mod registry;
 pub mod result;
 pub mod sandbox;
+pub mod scheduler;
 pub mod session;
 pub mod tool;
 pub mod tools;

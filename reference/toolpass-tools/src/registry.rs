@@ -48,10 +48,21 @@ impl Registry {
     }
 
     /// Qwen's `getFunctionDeclarations`: every tool except the deferred ones
-    /// that are neither always loaded nor revealed, in registration order.
+    /// that are neither always loaded nor revealed, sorted by name
+    /// (`compareToolsByDeclarationName`).
     pub fn declarations(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {
-        self.tools
+        let mut shown: Vec<&Arc<dyn Tool>> = self
+            .tools
             .iter()
             .filter(|t| !t.should_defer() || t.always_load() || self.revealed.contains(t.name()))
+            .collect();
+        // Qwen compares with `localeCompare`; for tool names (ASCII letters,
+        // digits, `_`, `-`, `.`) case-insensitive order, then case, agrees
+        // with it.
+        shown.sort_by(|a, b| {
+            let key = |t: &Arc<dyn Tool>| (t.name().to_ascii_lowercase(), t.name().to_owned());
+            key(a).cmp(&key(b))
+        });
+        shown.into_iter()
     }
 }

@@ -147,10 +147,11 @@ fn resolve_physically(path: &Path) -> Result<PathBuf, PathErrorKind> {
                 let target = fs::read_link(&candidate).map_err(PathErrorKind::Io)?;
                 push_front(&mut pending, &target, &mut resolved);
             }
-            Ok(_) => resolved = candidate,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => resolved = candidate,
             Err(e) if e.raw_os_error() == Some(40) => return Err(PathErrorKind::SymlinkLoop),
-            Err(e) => return Err(PathErrorKind::Io(e)),
+            // Missing, not a directory, no permission: nothing there can be
+            // a symlink the kernel would follow, so the name is kept as
+            // written and the tool meets the real error when it opens it.
+            Ok(_) | Err(_) => resolved = candidate,
         }
     }
     Ok(resolved)

@@ -41,18 +41,11 @@ impl BuildError {
         }
     }
 
-    /// The result Qwen's `validateBuildAndExecute` returns for a build
-    /// failure.
+    /// The result Qwen's scheduler reports for a build failure: the bare
+    /// message (`createErrorResponse`), which is what the model sees.
     #[must_use]
     pub fn into_result(self) -> ToolResult {
-        ToolResult::failure(
-            self.code,
-            format!(
-                "Error: Invalid parameters provided. Reason: {}",
-                self.message
-            ),
-            &self.message,
-        )
+        ToolResult::failure(self.code, self.message.clone(), &self.message)
     }
 }
 

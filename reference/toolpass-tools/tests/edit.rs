@@ -241,7 +241,7 @@ fn invalid_arguments_get_qwens_invalid_params_text() {
     assert_eq!(code(&result), Some("invalid_tool_params"));
     assert_eq!(
         result.llm_content,
-        "Error: Invalid parameters provided. Reason: File path must be absolute: relative.txt"
+        "File path must be absolute: relative.txt"
     );
     let result = sb.edit_args(json!({"file_path": "/x", "old_string": 1, "new_string": "b"}));
     assert_eq!(code(&result), Some("invalid_tool_params"));
