@@ -14,7 +14,9 @@ use crate::jsonrpc::ResponseError;
 pub struct Error {
     kind: ErrorKind,
     message: String,
-    response: Option<ResponseError>,
+    // Boxed: a ResponseError carries a JSON value, and Results of this
+    // Error are returned on every read.
+    response: Option<Box<ResponseError>>,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -62,7 +64,7 @@ impl Error {
         Error {
             kind: ErrorKind::ErrorResponse,
             message: format!("{method} answered with an error"),
-            response: Some(response.clone()),
+            response: Some(Box::new(response.clone())),
             source: Some(Box::new(response)),
         }
     }
@@ -74,7 +76,7 @@ impl Error {
 
     /// The peer's JSON-RPC error, for [`ErrorKind::ErrorResponse`].
     pub fn response(&self) -> Option<&ResponseError> {
-        self.response.as_ref()
+        self.response.as_deref()
     }
 }
 
