@@ -2,6 +2,7 @@
 //! starts with.
 
 pub mod edit;
+pub mod grep_search;
 pub mod path_arg;
 
 use std::sync::Arc;
@@ -11,5 +12,8 @@ use crate::tool::Tool;
 /// The tools every session registers.
 #[must_use]
 pub fn standard() -> Vec<Arc<dyn Tool>> {
-    vec![Arc::new(edit::EditTool::new())]
+    vec![
+        Arc::new(edit::EditTool::new()),
+        Arc::new(grep_search::GrepTool::new()),
+    ]
 }
