@@ -2,6 +2,7 @@
 //! starts with.
 
 pub mod edit;
+pub mod glob;
 pub mod grep_search;
 pub mod path_arg;
 
@@ -14,6 +15,7 @@ use crate::tool::Tool;
 pub fn standard() -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(edit::EditTool::new()),
+        Arc::new(glob::GlobTool::new()),
         Arc::new(grep_search::GrepTool::new()),
     ]
 }
