@@ -1,1 +1,22 @@
 //! Deterministic inputs and naive baselines for the criterion benches.
+//!
+//! The benches compare toolpass-core against the straightforward way to get
+//! the same answers, on generated files, so a speed-up is measured against an
+//! honest alternative rather than a straw man.
+//!
+//! - [`input`]: code-like files at fixed sizes, and the needle of each bench
+//!   case.
+//! - [`naive`]: the matcher chain written the obvious way (whole-file fold
+//!   with an offset map, lines collected into a vector, a `String` per folded
+//!   line comparison). Tests hold it to the same answers as
+//!   [`toolpass_core::matching::find_matched_slice`].
+//! - [`naive_truncate`]: truncation the way Qwen's JavaScript does it, with
+//!   the whole output split into a vector of lines.
+
+pub mod input;
+pub mod naive;
+pub mod naive_truncate;
+
+pub use input::{Case, SIZES, Size, code_like_text};
+pub use naive::naive_find_matched_slice;
+pub use naive_truncate::naive_truncate;

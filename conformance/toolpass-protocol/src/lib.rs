@@ -1,5 +1,78 @@
-//! toolpass/1 wire types: the JSON-RPC envelope, the methods, the Outcome and
-//! the canonical error codes, with their committed JSON Schemas.
+//! toolpass/1 wire types: the JSON-RPC envelope and its newline-delimited
+//! framing, the methods and their shapes, the Outcome, the canonical error
+//! codes and features, and JSON Schemas generated from the types.
 //!
-//! Nothing lives here yet: issue 4 fills it. This crate is the only place
-//! where wire types may be defined.
+//! This crate is the only stable API of toolpass: the reference server and
+//! the runner both speak through it, and adapters in other languages follow
+//! the committed schemas under `schemas/`. It is the only crate that defines
+//! types that cross the wire.
+//!
+//! The shapes follow MCP where the two overlap, so a plain MCP stdio server
+//! is a valid, capability-poor implementation:
+//!
+//! ```
+//! use toolpass_protocol::{Message, Request, method, read_message};
+//!
+//! let line = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}
+//! "#;
+//! let Some(Message::Request(request)) = read_message(&mut &line[..]).unwrap() else {
+//!     panic!("expected a request");
+//! };
+//! let params = request.params::<method::ToolsList>().unwrap();
+//! assert_eq!(params.session_id, None);
+//! ```
+//!
+//! Deserializing is tolerant where peers legitimately differ (unknown
+//! members, features, tool kinds, error codes and fault points are kept or
+//! ignored) and strict where tolerance would hide a broken test: session
+//! config keys must be known, and a line that is not JSON-RPC is an error
+//! carrying the line. No type here uses `serde(untagged)` or `flatten`:
+//! messages are classified by their members, so errors say what is wrong.
+//!
+//! Where this crate departs from the design draft: `serverInfo` takes MCP's
+//! `websiteUrl` (the draft's `homepage` is still read), and
+//! `capabilities.toolpass.version` outranks `protocolVersion`, which an
+//! implementation built on an MCP SDK may not control.
+
+mod error;
+mod error_code;
+mod feature;
+mod framing;
+mod initialize;
+mod jsonrpc;
+pub mod method;
+mod notice;
+mod outcome;
+mod schema;
+mod session;
+mod strings;
+mod tools;
+mod version;
+
+pub use error::{Error, ErrorKind};
+pub use error_code::ErrorCode;
+pub use feature::{FaultPoint, Feature};
+pub use framing::{ReadError, ReadErrorKind, parse_line, read_message, write_message};
+pub use initialize::{
+    Dialect, Implementation, InitializeParams, InitializeResult, ServerCapabilities,
+    ToolpassCapability, ToolsCapability,
+};
+pub use jsonrpc::{
+    JSONRPC_VERSION, Message, Notification, Request, RequestId, Response, ResponseError,
+};
+pub use notice::{LogLevel, LogMessageParams, NoticeParams};
+pub use outcome::{
+    Confirmation, Content, DiffStat, Outcome, OutcomeMeta, OutcomeSummary, Question,
+    QuestionOption, ResultDisplay, Status, Todo, TodoStatus, ToolError, ToolpassOutcome,
+};
+pub use schema::{SchemaFile, schemas};
+pub use session::{
+    ApprovalMode, EmptyResult, McpServerConfig, SessionCloseParams, SessionConfig, SessionId,
+    SessionOpenParams, SessionOpenResult,
+};
+pub use tools::{
+    BatchCall, BatchParams, BatchResult, CallContext, CallMeta, ConfirmOutcome, ConfirmParams,
+    FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
+    ToolsListParams, ToolsListResult,
+};
+pub use version::{PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion};

@@ -115,3 +115,28 @@ fn scenarios_are_data() {
         "scenarios/ must hold only YAML, snapshots and docs: {code:?}"
     );
 }
+
+#[test]
+fn the_fuzz_lockfile_knows_every_dependency_of_the_core() {
+    // fuzz/ has its own lockfile and CI checks it with --locked: a new core
+    // dependency must land in it too, or CI fails far from the change.
+    let lock = fs::read_to_string(workspace_root().join("fuzz/Cargo.lock")).unwrap();
+    let core = manifest("reference/toolpass-core");
+    let deps = core
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap()
+        .split("\n[")
+        .next()
+        .unwrap();
+    for line in deps
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let name = line.split(['=', '.', ' ']).next().unwrap();
+        assert!(
+            lock.contains(&format!("name = \"{name}\"")),
+            "fuzz/Cargo.lock lacks `{name}`: run `cargo check --manifest-path fuzz/Cargo.toml` and commit the lockfile"
+        );
+    }
+}

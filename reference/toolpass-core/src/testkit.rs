@@ -29,19 +29,20 @@ pub fn model_find_matched_slice(haystack: &str, needle: &str) -> Option<SliceMat
     let hay: Vec<char> = haystack.chars().collect();
     let pat: Vec<char> = needle.chars().collect();
     let to_bytes = |chars: Range<usize>| char_range_to_bytes(haystack, chars);
-    let plain = |chars, tier| SliceMatch {
-        range: to_bytes(chars),
-        tier,
-        removed_trailing_final_empty_line: false,
-    };
 
     if let Some(i) = index_of(&hay, &pat) {
-        return Some(plain(i..i + pat.len(), MatchTier::Literal));
+        return Some(SliceMatch::new(
+            to_bytes(i..i + pat.len()),
+            MatchTier::Literal,
+        ));
     }
     let folded_hay: Vec<char> = hay.iter().copied().map(fold_char).collect();
     let folded_pat: Vec<char> = pat.iter().copied().map(fold_char).collect();
     if let Some(i) = index_of(&folded_hay, &folded_pat) {
-        return Some(plain(i..i + pat.len(), MatchTier::Folded));
+        return Some(SliceMatch::new(
+            to_bytes(i..i + pat.len()),
+            MatchTier::Folded,
+        ));
     }
     model_line_based(&hay, &pat).map(|(chars, pass, removed)| SliceMatch {
         range: to_bytes(chars),

@@ -65,6 +65,16 @@ pub struct SliceMatch {
 }
 
 impl SliceMatch {
+    /// A match found without dropping the needle's trailing empty line.
+    #[must_use]
+    pub fn new(range: Range<usize>, tier: MatchTier) -> Self {
+        SliceMatch {
+            range,
+            tier,
+            removed_trailing_final_empty_line: false,
+        }
+    }
+
     /// The matched slice of `haystack` (the haystack this match came from).
     ///
     /// Returns an empty string if `haystack` is not the one searched.
@@ -82,16 +92,14 @@ pub fn find_matched_slice(haystack: &str, needle: &str) -> Option<SliceMatch> {
     if needle.is_empty() {
         return None;
     }
-    let plain = |range, tier| SliceMatch {
-        range,
-        tier,
-        removed_trailing_final_empty_line: false,
-    };
     if let Some(start) = memchr::memmem::find(haystack.as_bytes(), needle.as_bytes()) {
-        return Some(plain(start..start + needle.len(), MatchTier::Literal));
+        return Some(SliceMatch::new(
+            start..start + needle.len(),
+            MatchTier::Literal,
+        ));
     }
     if let Some(range) = folded::find(haystack, needle) {
-        return Some(plain(range, MatchTier::Folded));
+        return Some(SliceMatch::new(range, MatchTier::Folded));
     }
     lines::find(haystack, needle)
 }

@@ -4,7 +4,10 @@
 pub mod edit;
 pub mod glob;
 pub mod grep_search;
+pub mod list_directory;
 pub mod path_arg;
+pub mod read_file;
+pub mod write_file;
 
 use std::sync::Arc;
 
@@ -14,8 +17,11 @@ use crate::tool::Tool;
 #[must_use]
 pub fn standard() -> Vec<Arc<dyn Tool>> {
     vec![
+        Arc::new(read_file::ReadFileTool::new()),
+        Arc::new(write_file::WriteFileTool::new()),
         Arc::new(edit::EditTool::new()),
-        Arc::new(glob::GlobTool::new()),
+        Arc::new(list_directory::ListDirectoryTool::new()),
         Arc::new(grep_search::GrepTool::new()),
+        Arc::new(glob::GlobTool::new()),
     ]
 }

@@ -1,0 +1,141 @@
+//! Features: what an implementation offers beyond `tools/list` and
+//! `tools/call`, advertised in `capabilities.toolpass.features` and required
+//! by scenarios. Fault points: where `toolpass/fault` can inject a failure.
+//!
+//! Both are open vocabularies: a feature or point this version does not know
+//! still parses (as `Unknown`), so a newer implementation is not refused for
+//! advertising more, and an unsupported point reaches the server, which
+//! answers -32601 rather than -32602.
+
+use std::fmt;
+
+use crate::strings::{open_vocabulary, string_serde};
+
+open_vocabulary! {
+    /// A place where `toolpass/fault` makes the next operations fail.
+    pub enum FaultPoint {
+        /// Updating the tool declarations the model sees fails, so a scenario
+        /// can check that the change is rolled back.
+        DeclarationsUpdate => "declarations.update",
+        /// The file changes between the last freshness check and the write.
+        WriteBeforeCommit => "write.before_commit",
+        /// A stat fails, so a scenario can check that the tool fails closed.
+        FsStat => "fs.stat",
+        /// An MCP server connection drops.
+        McpDisconnect => "mcp.disconnect",
+    }
+}
+
+/// The prefix of a fault feature: `fault:<point>`.
+const FAULT_PREFIX: &str = "fault:";
+
+/// Something an implementation offers beyond `tools/list` and `tools/call`.
+///
+/// On the wire a string; `fault:<point>` names one supported fault point.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Feature {
+    /// `toolpass/session.open` and `toolpass/session.close`: per-session
+    /// roots, config and state.
+    Sessions,
+    /// Edits and writes require a prior read of the file in the session.
+    PriorRead,
+    /// `toolpass/fault` supports this point.
+    Fault(FaultPoint),
+    /// Calls can stop at `awaiting_confirmation`, answered by
+    /// `toolpass/confirm`.
+    Confirm,
+    /// `toolpass/batch`: several calls at once under the batch output budget.
+    Batch,
+    /// `toolpass/notice` notifications for out-of-band events.
+    Notices,
+    /// Deferred tools that stay hidden from `tools/list` until `tool_search`
+    /// reveals them.
+    DeferredTools,
+    /// Tools from MCP servers named in the session config.
+    Mcp,
+    /// Shell commands that run in the background and report when done.
+    BackgroundShell,
+    /// Large outputs are spilled to files (`persistedOutputPath`,
+    /// `resultFilePaths`).
+    SpillFiles,
+    /// A feature this version does not know, kept verbatim.
+    Unknown(String),
+}
+
+impl Feature {
+    /// Every feature this version knows, with one `fault:<point>` per known
+    /// point.
+    pub const KNOWN: &'static [Feature] = &[
+        Feature::Sessions,
+        Feature::PriorRead,
+        Feature::Fault(FaultPoint::DeclarationsUpdate),
+        Feature::Fault(FaultPoint::WriteBeforeCommit),
+        Feature::Fault(FaultPoint::FsStat),
+        Feature::Fault(FaultPoint::McpDisconnect),
+        Feature::Confirm,
+        Feature::Batch,
+        Feature::Notices,
+        Feature::DeferredTools,
+        Feature::Mcp,
+        Feature::BackgroundShell,
+        Feature::SpillFiles,
+    ];
+
+    /// The feature for `text`; never fails, see [`Feature::Unknown`].
+    /// `fault:<point>` with any non-empty point is a fault feature.
+    pub fn parse(text: &str) -> Feature {
+        match text {
+            "sessions" => Feature::Sessions,
+            "prior_read" => Feature::PriorRead,
+            "confirm" => Feature::Confirm,
+            "batch" => Feature::Batch,
+            "notices" => Feature::Notices,
+            "deferred_tools" => Feature::DeferredTools,
+            "mcp" => Feature::Mcp,
+            "background_shell" => Feature::BackgroundShell,
+            "spill_files" => Feature::SpillFiles,
+            other => match other.strip_prefix(FAULT_PREFIX) {
+                Some(point) if !point.is_empty() => Feature::Fault(FaultPoint::parse(point)),
+                _ => Feature::Unknown(other.to_owned()),
+            },
+        }
+    }
+
+    /// Whether this version knows the feature (for a fault feature: the
+    /// point).
+    pub fn is_known(&self) -> bool {
+        match self {
+            Feature::Fault(point) => point.is_known(),
+            Feature::Unknown(_) => false,
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Feature::Sessions => "sessions",
+            Feature::PriorRead => "prior_read",
+            Feature::Fault(point) => return write!(f, "{FAULT_PREFIX}{point}"),
+            Feature::Confirm => "confirm",
+            Feature::Batch => "batch",
+            Feature::Notices => "notices",
+            Feature::DeferredTools => "deferred_tools",
+            Feature::Mcp => "mcp",
+            Feature::BackgroundShell => "background_shell",
+            Feature::SpillFiles => "spill_files",
+            Feature::Unknown(text) => text,
+        })
+    }
+}
+
+impl std::str::FromStr for Feature {
+    type Err = std::convert::Infallible;
+    fn from_str(text: &str) -> Result<Feature, Self::Err> {
+        Ok(Feature::parse(text))
+    }
+}
+
+string_serde!(Feature);

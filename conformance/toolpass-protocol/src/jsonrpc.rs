@@ -1,0 +1,507 @@
+//! The JSON-RPC 2.0 envelope: requests, responses, notifications, ids and
+//! protocol-level errors.
+//!
+//! A message is classified by looking at the members of a JSON object
+//! (`method`, `id`, `result`, `error`), never by trying serde variants in
+//! turn: an untagged enum would turn every malformed line into "did not match
+//! any variant", and the runner must say *what* is wrong with a peer's line.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind};
+use crate::method::{Method, NotificationMethod};
+
+/// The value of the `jsonrpc` member that every message carries.
+pub const JSONRPC_VERSION: &str = "2.0";
+
+/// One line on the wire: a request, a response or a notification.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A call that expects a [`Response`] with the same id.
+    Request(Request),
+    /// The answer to a request.
+    Response(Response),
+    /// A one-way message: no id, no answer.
+    Notification(Notification),
+}
+
+/// The id that ties a response to its request: an integer or a string.
+///
+/// `1` and `"1"` are different ids, as JSON-RPC says.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RequestId {
+    /// An integer id, as the toolpass runner sends.
+    Number(i64),
+    /// A string id, as some MCP clients send.
+    String(String),
+}
+
+/// A call from one side to the other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// Echoed by the response.
+    pub id: RequestId,
+    /// The method name, one of [`crate::method`]'s constants for toolpass/1.
+    pub method: String,
+    /// The parameters; `None` when the member is absent or `null`.
+    pub params: Option<Value>,
+}
+
+/// A one-way message, such as `toolpass/notice`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notification {
+    /// The method name.
+    pub method: String,
+    /// The parameters; `None` when the member is absent or `null`.
+    pub params: Option<Value>,
+}
+
+/// The answer to a request: a result or an error, never both.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    /// The request's id. `None` is a `null` id, which JSON-RPC uses when the
+    /// request was too broken to read its id.
+    pub id: Option<RequestId>,
+    /// The `result` member, or the `error` member.
+    pub result: Result<Value, ResponseError>,
+}
+
+/// A protocol-level failure: unknown method, malformed params, unknown
+/// session. A tool that fails is *not* one of these: it answers with an
+/// error [`crate::Outcome`] inside a successful response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResponseError {
+    /// One of the associated constants (`ResponseError::METHOD_NOT_FOUND`, ...)
+    /// or a peer's own code.
+    pub code: i64,
+    /// A short sentence for people.
+    pub message: String,
+    /// Anything else the peer wants to attach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl ResponseError {
+    /// The line is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The line is JSON but not a JSON-RPC request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method does not exist or is not offered, including an unsupported
+    /// `toolpass/fault` point and toolpass methods an implementation lacks
+    /// (`toolpass/batch` before it has batches).
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not have the method's shape (including unknown session
+    /// config keys).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The implementation failed for a reason of its own.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// toolpass: the `sessionId` names no open session. Chosen from the range
+    /// JSON-RPC leaves to implementations, away from the codes MCP and its
+    /// SDKs use (-32000, -32001, -32002, -32020..-32022, -32042).
+    pub const UNKNOWN_SESSION: i64 = -32010;
+
+    /// An error with a code and a message and no data.
+    pub fn new(code: i64, message: impl Into<String>) -> ResponseError {
+        ResponseError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// Attaches `data`.
+    #[must_use]
+    pub fn with_data(mut self, data: Value) -> ResponseError {
+        self.data = Some(data);
+        self
+    }
+
+    /// -32700 for a line that is not JSON.
+    pub fn parse_error(detail: impl fmt::Display) -> ResponseError {
+        ResponseError::new(Self::PARSE_ERROR, format!("parse error: {detail}"))
+    }
+
+    /// -32600 for JSON that is not a JSON-RPC request.
+    pub fn invalid_request(detail: impl fmt::Display) -> ResponseError {
+        ResponseError::new(Self::INVALID_REQUEST, format!("invalid request: {detail}"))
+    }
+
+    /// -32601 for a method this implementation does not offer.
+    pub fn method_not_found(method: &str) -> ResponseError {
+        ResponseError::new(
+            Self::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+        )
+    }
+
+    /// -32601 for a `toolpass/fault` point this implementation cannot inject.
+    pub fn unsupported_fault_point(point: &str) -> ResponseError {
+        ResponseError::new(
+            Self::METHOD_NOT_FOUND,
+            format!("unsupported fault point: {point}"),
+        )
+    }
+
+    /// -32602 for params that do not have the method's shape.
+    pub fn invalid_params(method: &str, detail: impl fmt::Display) -> ResponseError {
+        ResponseError::new(
+            Self::INVALID_PARAMS,
+            format!("invalid params for {method}: {detail}"),
+        )
+    }
+
+    /// -32603 for a failure inside the implementation.
+    pub fn internal(detail: impl fmt::Display) -> ResponseError {
+        ResponseError::new(Self::INTERNAL_ERROR, format!("internal error: {detail}"))
+    }
+
+    /// toolpass's -32010 for a `sessionId` that names no open session.
+    pub fn unknown_session(session_id: &str) -> ResponseError {
+        ResponseError::new(
+            Self::UNKNOWN_SESSION,
+            format!("unknown session: {session_id}"),
+        )
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+impl Request {
+    /// A request for method `M`.
+    pub fn new<M: Method>(id: impl Into<RequestId>, params: &M::Params) -> Request {
+        Request {
+            id: id.into(),
+            method: M::NAME.to_owned(),
+            params: Some(to_value(params)),
+        }
+    }
+
+    /// Whether this request calls method `M`.
+    pub fn is<M: Method>(&self) -> bool {
+        self.method == M::NAME
+    }
+
+    /// The params as method `M`'s type. Absent params read as `{}`, so a
+    /// method whose params are all optional accepts a bare request.
+    ///
+    /// The error is the -32602 answer to send back; it names the method and
+    /// what serde found wrong (an unknown config key, a missing field).
+    pub fn params<M: Method>(&self) -> Result<M::Params, ResponseError> {
+        if !self.is::<M>() {
+            return Err(ResponseError::invalid_params(
+                &self.method,
+                format_args!("expected a {} request", M::NAME),
+            ));
+        }
+        decode_params::<M::Params>(self.params.as_ref())
+            .map_err(|e| ResponseError::invalid_params(M::NAME, e))
+    }
+}
+
+impl Notification {
+    /// A notification for method `N`.
+    pub fn new<N: NotificationMethod>(params: &N::Params) -> Notification {
+        Notification {
+            method: N::NAME.to_owned(),
+            params: Some(to_value(params)),
+        }
+    }
+
+    /// Whether this is an `N` notification.
+    pub fn is<N: NotificationMethod>(&self) -> bool {
+        self.method == N::NAME
+    }
+
+    /// The params as notification `N`'s type.
+    pub fn params<N: NotificationMethod>(&self) -> Result<N::Params, Error> {
+        if !self.is::<N>() {
+            return Err(Error::new(
+                ErrorKind::InvalidNotification,
+                format!("expected a {} notification, got {}", N::NAME, self.method),
+            ));
+        }
+        decode_params::<N::Params>(self.params.as_ref()).map_err(|e| {
+            Error::with_source(
+                ErrorKind::InvalidNotification,
+                format!("invalid params for {}", N::NAME),
+                e,
+            )
+        })
+    }
+}
+
+impl Response {
+    /// A successful answer to a method `M` request.
+    pub fn ok<M: Method>(id: RequestId, result: &M::Result) -> Response {
+        Response {
+            id: Some(id),
+            result: Ok(to_value(result)),
+        }
+    }
+
+    /// A protocol-level failure. `id` is `None` only when the request's id
+    /// could not be read.
+    pub fn error(id: Option<RequestId>, error: ResponseError) -> Response {
+        Response {
+            id,
+            result: Err(error),
+        }
+    }
+
+    /// The result as method `M`'s type: [`ErrorKind::ErrorResponse`] when the
+    /// peer answered with an error, [`ErrorKind::InvalidResult`] when the
+    /// result does not have `M`'s shape.
+    pub fn decode<M: Method>(&self) -> Result<M::Result, Error> {
+        match &self.result {
+            Err(error) => Err(Error::error_response(M::NAME, error.clone())),
+            Ok(value) => M::Result::deserialize(value).map_err(|e| {
+                Error::with_source(
+                    ErrorKind::InvalidResult,
+                    format!("invalid result for {}", M::NAME),
+                    e,
+                )
+            }),
+        }
+    }
+}
+
+impl From<Request> for Message {
+    fn from(request: Request) -> Message {
+        Message::Request(request)
+    }
+}
+
+impl From<Response> for Message {
+    fn from(response: Response) -> Message {
+        Message::Response(response)
+    }
+}
+
+impl From<Notification> for Message {
+    fn from(notification: Notification) -> Message {
+        Message::Notification(notification)
+    }
+}
+
+impl From<i64> for RequestId {
+    fn from(id: i64) -> RequestId {
+        RequestId::Number(id)
+    }
+}
+
+impl From<String> for RequestId {
+    fn from(id: String) -> RequestId {
+        RequestId::String(id)
+    }
+}
+
+impl From<&str> for RequestId {
+    fn from(id: &str) -> RequestId {
+        RequestId::String(id.to_owned())
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            // Quoted, so that `7` and `"7"` read differently in a report.
+            RequestId::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+impl Serialize for RequestId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RequestId::Number(n) => serializer.serialize_i64(*n),
+            RequestId::String(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
+        struct IdVisitor;
+        impl Visitor<'_> for IdVisitor {
+            type Value = RequestId;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string or an integer id")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<RequestId, E> {
+                Ok(RequestId::Number(n))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<RequestId, E> {
+                i64::try_from(n)
+                    .map(RequestId::Number)
+                    .map_err(|_| E::custom("id is too large"))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<RequestId, E> {
+                Ok(RequestId::String(s.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(IdVisitor)
+    }
+}
+
+impl Message {
+    /// Classifies a JSON value as a JSON-RPC message. The error says what is
+    /// missing or wrong, in a sentence fragment.
+    pub(crate) fn from_value(value: Value) -> Result<Message, String> {
+        let Value::Object(mut object) = value else {
+            return Err(match value {
+                Value::Array(_) => "a JSON-RPC batch (array), which toolpass/1 does not use".into(),
+                other => format!("a JSON {}, not an object", json_type(&other)),
+            });
+        };
+        match object.get("jsonrpc") {
+            Some(Value::String(v)) if v == JSONRPC_VERSION => {}
+            Some(other) => return Err(format!("\"jsonrpc\" is {other}, expected \"2.0\"")),
+            None => return Err("no \"jsonrpc\": \"2.0\" member".into()),
+        }
+        let id = object.remove("id");
+        if let Some(method) = object.remove("method") {
+            let Value::String(method) = method else {
+                return Err(format!(
+                    "\"method\" is a {}, not a string",
+                    json_type(&method)
+                ));
+            };
+            if object.contains_key("result") || object.contains_key("error") {
+                return Err("both \"method\" and \"result\" or \"error\"".into());
+            }
+            let params = match object.remove("params") {
+                None | Some(Value::Null) => None,
+                Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+                Some(other) => {
+                    return Err(format!(
+                        "\"params\" is a {}, not an object or array",
+                        json_type(&other)
+                    ));
+                }
+            };
+            return Ok(match id {
+                None => Message::Notification(Notification { method, params }),
+                Some(id) => Message::Request(Request {
+                    id: read_id(id)?,
+                    method,
+                    params,
+                }),
+            });
+        }
+        let result = match (object.remove("result"), object.remove("error")) {
+            (Some(_), Some(_)) => return Err("both \"result\" and \"error\"".into()),
+            (Some(result), None) => Ok(result),
+            (None, Some(error)) => Err(ResponseError::deserialize(&error)
+                .map_err(|e| format!("\"error\" is not {{code, message}}: {e}"))?),
+            (None, None) => return Err("no \"method\", \"result\" or \"error\" member".into()),
+        };
+        let id = match id {
+            None => return Err("a response without an \"id\"".into()),
+            Some(Value::Null) => None,
+            Some(id) => Some(read_id(id)?),
+        };
+        Ok(Message::Response(Response { id, result }))
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Borrowed mirrors of the wire shape fix the member order (`jsonrpc`
+        // first) without `flatten`.
+        #[derive(Serialize)]
+        struct WireRequest<'a> {
+            jsonrpc: &'static str,
+            id: &'a RequestId,
+            method: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            params: Option<&'a Value>,
+        }
+        #[derive(Serialize)]
+        struct WireNotification<'a> {
+            jsonrpc: &'static str,
+            method: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            params: Option<&'a Value>,
+        }
+        #[derive(Serialize)]
+        struct WireResponse<'a> {
+            jsonrpc: &'static str,
+            id: Option<&'a RequestId>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            result: Option<&'a Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            error: Option<&'a ResponseError>,
+        }
+        match self {
+            Message::Request(r) => WireRequest {
+                jsonrpc: JSONRPC_VERSION,
+                id: &r.id,
+                method: &r.method,
+                params: r.params.as_ref(),
+            }
+            .serialize(serializer),
+            Message::Notification(n) => WireNotification {
+                jsonrpc: JSONRPC_VERSION,
+                method: &n.method,
+                params: n.params.as_ref(),
+            }
+            .serialize(serializer),
+            Message::Response(r) => WireResponse {
+                jsonrpc: JSONRPC_VERSION,
+                id: r.id.as_ref(),
+                result: r.result.as_ref().ok(),
+                error: r.result.as_ref().err(),
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Message, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Message::from_value(value).map_err(|e| de::Error::custom(format!("not JSON-RPC: {e}")))
+    }
+}
+
+fn read_id(id: Value) -> Result<RequestId, String> {
+    RequestId::deserialize(&id).map_err(|_| format!("\"id\" is {id}, not a string or an integer"))
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn decode_params<P: DeserializeOwned>(params: Option<&Value>) -> Result<P, serde_json::Error> {
+    match params {
+        Some(value) => P::deserialize(value),
+        None => P::deserialize(&Value::Object(Map::new())),
+    }
+}
+
+/// Serializes one of this crate's wire types.
+///
+/// `Method` and `NotificationMethod` tie params and results to this crate's
+/// types, whose derived `Serialize` impls only write string-keyed maps and
+/// never fail, so a failure here is a bug in this crate, not bad input.
+fn to_value<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("toolpass wire types always serialize")
+}

@@ -1,0 +1,12 @@
+//! toolpass-protocol's integration tests, in one binary so that they link
+//! once.
+
+mod config;
+mod exchange;
+mod framing;
+mod mcp;
+mod outcome;
+mod roundtrip;
+mod schemas;
+mod snapshots;
+mod vocabulary;

@@ -1,0 +1,91 @@
+//! The edge between the tool layer and the wire: the reference's own types
+//! become toolpass/1 types here and nowhere else.
+
+use serde_json::{Map, Value};
+use toolpass_protocol::{
+    DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor, ToolDescriptorMeta, ToolKind,
+    ToolMeta,
+};
+use toolpass_tools::result::{Display, ToolResult};
+use toolpass_tools::session::SessionConfig;
+use toolpass_tools::tool::Tool;
+
+/// A tool as `tools/list` shows it.
+pub(crate) fn descriptor(tool: &dyn Tool) -> ToolDescriptor {
+    let input_schema = match tool.parameter_schema() {
+        Value::Object(map) => map.clone(),
+        _ => Map::new(),
+    };
+    ToolDescriptor {
+        name: tool.name().to_owned(),
+        description: tool.description().to_owned(),
+        input_schema,
+        meta: Some(ToolDescriptorMeta {
+            toolpass: Some(ToolMeta {
+                kind: ToolKind::parse(tool.kind().as_str()),
+                deferred: tool.should_defer(),
+                always_load: tool.always_load(),
+            }),
+        }),
+    }
+}
+
+/// A tool result as the Outcome of `tools/call`.
+pub(crate) fn outcome(result: ToolResult) -> Outcome {
+    let display = match result.display {
+        Display::Text(text) => ResultDisplay::Text { text },
+        Display::Diff(diff) => ResultDisplay::Diff {
+            path: diff.path,
+            old: Some(diff.old),
+            new: diff.new,
+            stat: DiffStat {
+                added_lines: diff.stat.added_lines as u64,
+                removed_lines: diff.stat.removed_lines as u64,
+            },
+            diff: None,
+        },
+    };
+    let paths = result
+        .result_file_paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let outcome = match result.error {
+        None => Outcome::success(result.llm_content, Some(display)),
+        Some(failure) => {
+            error_outcome(failure.code, result.llm_content, failure.message).with_display(display)
+        }
+    };
+    outcome.with_result_file_paths(paths)
+}
+
+/// A failure Outcome with `code`, which the tool layer takes from the
+/// canonical vocabulary; a code the vocabulary lacks still reaches the wire
+/// as written rather than being replaced by a vaguer one.
+pub(crate) fn error_outcome(code: &str, llm_content: String, message: String) -> Outcome {
+    let mut outcome = Outcome::error(
+        ErrorCode::parse(code).unwrap_or(ErrorCode::ExecutionFailed),
+        llm_content,
+    )
+    .with_error_message(message);
+    if let Some(error) = &mut outcome.meta.toolpass.error {
+        code.clone_into(&mut error.code);
+    }
+    outcome
+}
+
+/// The session settings the tool layer takes from the wire's config.
+pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> SessionConfig {
+    let defaults = SessionConfig::default();
+    let size = |value: Option<u64>, default: usize| {
+        value.map_or(default, |v| usize::try_from(v).unwrap_or(usize::MAX))
+    };
+    SessionConfig {
+        truncate_threshold: size(
+            config.truncate_tool_output_threshold,
+            defaults.truncate_threshold,
+        ),
+        truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
+        disabled_tools: config.disabled_tools.clone(),
+    }
+}

@@ -1,0 +1,294 @@
+//! The request handler: one `Server` holds every session of the process and
+//! answers one message at a time.
+//!
+//! Protocol faults (unknown method, bad params, unknown session) are JSON-RPC
+//! errors; a tool that fails is a successful reply whose Outcome says so.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+use toolpass_protocol::method::{self, Method};
+use toolpass_protocol::{
+    EmptyResult, Feature, Implementation, InitializeResult, Message, Outcome, PROTOCOL_VERSION,
+    Request, RequestId, Response, ResponseError, ServerCapabilities, SessionId, SessionOpenResult,
+    ToolpassCapability, ToolsCapability, ToolsListResult,
+};
+use toolpass_tools::faults::FaultPoint;
+use toolpass_tools::session::{Session, SessionConfig};
+
+use crate::convert;
+
+/// The name the server gives itself in `initialize`.
+const SERVER_NAME: &str = "toolpass-reference";
+
+/// Whether to speak toolpass or to pose as a plain MCP server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// toolpass/1: sessions, features, fault points.
+    Toolpass,
+    /// A plain MCP stdio server: no toolpass capability, one implicit session.
+    Mcp,
+}
+
+/// Every session of this process.
+pub(crate) struct Server {
+    mode: Mode,
+    sessions: HashMap<String, Session>,
+    /// The session calls without `_meta.toolpass.sessionId` run in (the
+    /// `--root` of a plain MCP launch).
+    implicit: Option<String>,
+    opened: u64,
+}
+
+impl Server {
+    /// A server with no sessions.
+    #[must_use]
+    pub(crate) fn new(mode: Mode) -> Self {
+        Server {
+            mode,
+            sessions: HashMap::new(),
+            implicit: None,
+            opened: 0,
+        }
+    }
+
+    /// Opens the implicit session at `root`, for clients that never send
+    /// `toolpass/session.open`.
+    ///
+    /// # Errors
+    /// When `root` is not a directory that can be resolved.
+    pub(crate) fn open_implicit(&mut self, root: &Path) -> std::io::Result<()> {
+        let id = self.open(root, SessionConfig::default())?;
+        self.implicit = Some(id);
+        Ok(())
+    }
+
+    fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
+        let session = Session::new(root, config)?;
+        self.opened += 1;
+        let id = format!("s{}", self.opened);
+        self.sessions.insert(id.clone(), session);
+        Ok(id)
+    }
+
+    /// Answers one message; notifications and stray responses get no answer.
+    pub(crate) fn handle(&mut self, message: Message) -> Option<Message> {
+        match message {
+            Message::Request(request) => Some(Message::Response(self.respond(&request))),
+            Message::Notification(_) | Message::Response(_) => None,
+        }
+    }
+
+    fn respond(&mut self, request: &Request) -> Response {
+        let id = request.id.clone();
+        let answer = match request.method.as_str() {
+            method::INITIALIZE => self.initialize(request),
+            method::SESSION_OPEN => self.session_open(request),
+            method::SESSION_CLOSE => self.session_close(request),
+            method::TOOLS_LIST => self.tools_list(request),
+            method::TOOLS_CALL => self.tools_call(request),
+            method::FAULT => self.fault(request),
+            other => Err(ResponseError::method_not_found(other)),
+        };
+        Response {
+            id: Some(id),
+            result: answer,
+        }
+    }
+
+    fn initialize(&self, request: &Request) -> Result<Value, ResponseError> {
+        let _params = request.params::<method::Initialize>()?;
+        let toolpass = (self.mode == Mode::Toolpass).then(|| {
+            let mut features = vec![Feature::Sessions, Feature::PriorRead];
+            features.extend(
+                FaultPoint::ALL
+                    .iter()
+                    .map(|p| Feature::parse(&format!("fault:{}", p.as_str()))),
+            );
+            ToolpassCapability::new(features)
+        });
+        encode::<method::Initialize>(&InitializeResult {
+            protocol_version: PROTOCOL_VERSION.to_owned(),
+            server_info: Implementation {
+                name: SERVER_NAME.to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                website_url: None,
+            },
+            capabilities: ServerCapabilities {
+                tools: Some(ToolsCapability::default()),
+                logging: None,
+                toolpass,
+            },
+            instructions: None,
+        })
+    }
+
+    fn session_open(&mut self, request: &Request) -> Result<Value, ResponseError> {
+        let params = request.params::<method::SessionOpen>()?;
+        let root = Path::new(&params.root);
+        if !root.is_absolute() || !root.is_dir() {
+            return Err(ResponseError::invalid_params(
+                method::SESSION_OPEN,
+                format!(
+                    "root {} is not an absolute path to a directory",
+                    params.root
+                ),
+            ));
+        }
+        let id = self
+            .open(root, convert::session_config(&params.config))
+            .map_err(|e| {
+                ResponseError::invalid_params(
+                    method::SESSION_OPEN,
+                    format!("root {}: {e}", params.root),
+                )
+            })?;
+        encode::<method::SessionOpen>(&SessionOpenResult {
+            session_id: SessionId(id),
+        })
+    }
+
+    fn session_close(&mut self, request: &Request) -> Result<Value, ResponseError> {
+        let params = request.params::<method::SessionClose>()?;
+        self.sessions
+            .remove(params.session_id.as_str())
+            .ok_or_else(|| ResponseError::unknown_session(params.session_id.as_str()))?;
+        encode::<method::SessionClose>(&EmptyResult {})
+    }
+
+    /// The session a request names, or the implicit one when it names none.
+    fn session(&mut self, named: Option<&SessionId>) -> Result<&mut Session, ResponseError> {
+        let id = match named {
+            Some(id) => id.as_str().to_owned(),
+            None => self.implicit.clone().ok_or_else(|| {
+                ResponseError::invalid_params(
+                    "tools",
+                    "no sessionId: open a session with toolpass/session.open, or start the server with --root",
+                )
+            })?,
+        };
+        self.sessions
+            .get_mut(&id)
+            .ok_or_else(|| ResponseError::unknown_session(&id))
+    }
+
+    fn tools_list(&mut self, request: &Request) -> Result<Value, ResponseError> {
+        let params = request.params::<method::ToolsList>()?;
+        let session = self.session(params.session_id.as_ref())?;
+        let tools = session
+            .registry()
+            .declarations()
+            .map(|t| convert::descriptor(t.as_ref()))
+            .collect();
+        encode::<method::ToolsList>(&ToolsListResult {
+            tools,
+            next_cursor: None,
+        })
+    }
+
+    fn tools_call(&mut self, request: &Request) -> Result<Value, ResponseError> {
+        let params = request.params::<method::ToolsCall>()?;
+        let context = params.meta.as_ref().and_then(|m| m.toolpass.as_ref());
+        let session = self.session(context.map(|c| &c.session_id))?;
+        let outcome = call(
+            session,
+            &params.name,
+            Value::Object(params.arguments.clone()),
+        );
+        encode::<method::ToolsCall>(&outcome)
+    }
+
+    fn fault(&mut self, request: &Request) -> Result<Value, ResponseError> {
+        let params = request.params::<method::Fault>()?;
+        let point = FaultPoint::parse(params.point.as_str())
+            .ok_or_else(|| ResponseError::unsupported_fault_point(params.point.as_str()))?;
+        let session = self.session(Some(&params.session_id))?;
+        session.faults().arm_after(point, params.skip, params.times);
+        encode::<method::Fault>(&EmptyResult {})
+    }
+}
+
+/// Runs one tool call in `session`: build (validation), then execute.
+fn call(session: &Session, name: &str, arguments: Value) -> Outcome {
+    let Some(tool) = session.registry().get(name).cloned() else {
+        let message = tool_not_found_message(session, name);
+        return convert::error_outcome("tool_not_registered", message.clone(), message);
+    };
+    tracing::debug!(tool = name, "call");
+    let result = match tool.build(&arguments, session) {
+        Ok(invocation) => invocation.execute(session),
+        Err(error) => error.into_result(),
+    };
+    convert::outcome(result)
+}
+
+/// Qwen's `getToolNotFoundMessage`: the three declared names closest by
+/// Levenshtein distance.
+fn tool_not_found_message(session: &Session, name: &str) -> String {
+    let mut names: Vec<(usize, &str)> = session
+        .registry()
+        .declarations()
+        .map(|t| (levenshtein(name, t.name()), t.name()))
+        .collect();
+    // A stable sort by distance alone keeps registration order among ties,
+    // as JavaScript's sort does.
+    names.sort_by_key(|(distance, _)| *distance);
+    let top: Vec<String> = names
+        .iter()
+        .take(3)
+        .map(|(_, n)| format!("\"{n}\""))
+        .collect();
+    let suggestion = match top.len() {
+        0 => String::new(),
+        1 => format!(" Did you mean {}?", top.join(", ")),
+        _ => format!(" Did you mean one of: {}?", top.join(", ")),
+    };
+    format!(
+        "Tool \"{name}\" not found in registry. Tools must use the exact names that are registered.{suggestion}"
+    )
+}
+
+/// Edit distance between two names, by characters.
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+fn encode<M: Method>(result: &M::Result) -> Result<Value, ResponseError> {
+    serde_json::to_value(result).map_err(ResponseError::internal)
+}
+
+/// The reply to a line that could not be read as a message.
+#[must_use]
+pub(crate) fn unreadable(error: ResponseError) -> Message {
+    Message::Response(Response {
+        id: None::<RequestId>,
+        result: Err(error),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levenshtein_counts_edits() {
+        assert_eq!(levenshtein("edit", "edit"), 0);
+        assert_eq!(levenshtein("edti", "edit"), 2);
+        assert_eq!(levenshtein("", "abc"), 3);
+        assert_eq!(levenshtein("read_fle", "read_file"), 1);
+    }
+}

@@ -1,0 +1,363 @@
+//! `list_directory`: Qwen Code's `LSTool` (`packages/core/src/tools/ls.ts`,
+//! 0.24.4), which 0.24.4 ships but does not register by default.
+//!
+//! The entries of one directory, directories first and then by
+//! `localeCompare`, at most 100 (or the session's line limit), with the
+//! entries that `.gitignore` (in a git repository) or `.qwenignore` hide
+//! counted at the end, and the `ignore` globs matched against names.
+//!
+//! Qwen passes the entries to its ignore filters without a trailing `/`, so
+//! directory-only patterns (`build/`) do not hide directories from the
+//! listing; that is kept, so both list the same entries.
+
+mod collate;
+pub(crate) mod ignore_files;
+
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use self::collate::locale_cmp;
+use self::ignore_files::{GitIgnore, QwenIgnore};
+use super::path_arg::unescape_path;
+use super::read_file::node::{fs_error_message, make_relative, shorten_path};
+use crate::fileio::stat;
+use crate::kind::Kind;
+use crate::result::{Display, ToolFailure, ToolResult};
+use crate::session::Session;
+use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+
+/// The tool's name.
+pub const NAME: &str = "list_directory";
+
+/// Qwen's `MAX_ENTRY_COUNT`.
+const MAX_ENTRY_COUNT: usize = 100;
+
+/// The `list_directory` tool.
+pub struct ListDirectoryTool {
+    declaration: Declaration,
+}
+
+impl ListDirectoryTool {
+    /// The tool with Qwen's declaration.
+    ///
+    /// # Panics
+    /// Never: the embedded declaration is checked by a test.
+    #[must_use]
+    pub fn new() -> Self {
+        // Qwen Code's declaration (ls.ts), Apache-2.0, copied verbatim so
+        // transcripts run unchanged against both implementations.
+        let json = include_str!("../declarations/list_directory.json");
+        #[allow(clippy::expect_used)] // A constant, checked by a test.
+        let declaration =
+            Declaration::from_json(NAME, Kind::Search, json).expect("list_directory.json is valid");
+        ListDirectoryTool { declaration }
+    }
+}
+
+impl Default for ListDirectoryTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `file_filtering_options`.
+#[derive(Debug, Default, Deserialize)]
+pub struct FilteringOptions {
+    respect_git_ignore: Option<bool>,
+    respect_qwen_ignore: Option<bool>,
+}
+
+/// The arguments.
+#[derive(Debug, Deserialize)]
+pub struct ListDirectoryParams {
+    path: String,
+    #[serde(default)]
+    ignore: Option<Vec<String>>,
+    #[serde(default)]
+    file_filtering_options: Option<FilteringOptions>,
+    #[serde(skip)]
+    resolved: PathBuf,
+}
+
+impl DeclarativeTool for ListDirectoryTool {
+    type Params = ListDirectoryParams;
+
+    fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+
+    fn validate_values(
+        &self,
+        params: &mut ListDirectoryParams,
+        session: &Session,
+    ) -> Result<(), BuildError> {
+        params.path = unescape_path(params.path.trim());
+        if !params.path.starts_with('/') {
+            return Err(BuildError::invalid(format!(
+                "Path must be absolute: {}",
+                params.path
+            )));
+        }
+        params.resolved = session
+            .sandbox()
+            .resolve(&params.path)
+            .map_err(|e| BuildError {
+                code: e.code(),
+                message: e.to_string(),
+            })?;
+        Ok(())
+    }
+
+    fn create_invocation(
+        &self,
+        params: ListDirectoryParams,
+        session: &Session,
+    ) -> Box<dyn Invocation> {
+        Box::new(ListDirectoryInvocation {
+            params,
+            root: session.sandbox().root().to_string_lossy().into_owned(),
+        })
+    }
+}
+
+struct ListDirectoryInvocation {
+    params: ListDirectoryParams,
+    /// The session root, for the description.
+    root: String,
+}
+
+/// One listed entry.
+struct Entry {
+    name: String,
+    is_dir: bool,
+}
+
+impl Invocation for ListDirectoryInvocation {
+    fn description(&self) -> String {
+        shorten_path(&make_relative(&self.params.path, &self.root))
+    }
+
+    fn locations(&self) -> Vec<PathBuf> {
+        vec![self.params.resolved.clone()]
+    }
+
+    fn execute(&self, session: &Session) -> ToolResult {
+        match self.run(session) {
+            Ok(result) => result,
+            Err(e) => failure(
+                "ls_execution_error",
+                format!("Error listing directory: {e}"),
+                "Failed to list directory.",
+            ),
+        }
+    }
+}
+
+impl ListDirectoryInvocation {
+    fn run(&self, session: &Session) -> Result<ToolResult, String> {
+        let shown = &self.params.path;
+        let dir = &self.params.resolved;
+        let meta = stat(session.faults(), dir).map_err(|e| fs_error_message(&e, "stat", shown))?;
+        if !meta.is_dir() {
+            return Ok(failure(
+                "path_is_not_a_directory",
+                format!("Error: Path is not a directory: {shown}"),
+                "Path is not a directory.",
+            ));
+        }
+        let names = read_names(dir).map_err(|e| fs_error_message(&e, "scandir", shown))?;
+        if names.is_empty() {
+            return Ok(ToolResult {
+                llm_content: format!("Directory {shown} is empty."),
+                display: Display::Text("Directory is empty.".to_owned()),
+                result_file_paths: Vec::new(),
+                error: None,
+            });
+        }
+
+        let root = session.sandbox().root();
+        let options = self.params.file_filtering_options.as_ref();
+        let git = options
+            .and_then(|o| o.respect_git_ignore)
+            .unwrap_or(true)
+            .then(|| GitIgnore::for_dir(root, dir))
+            .flatten();
+        let qwen = options
+            .and_then(|o| o.respect_qwen_ignore)
+            .unwrap_or(true)
+            .then(|| QwenIgnore::load(root));
+        let (mut git_ignored, mut qwen_ignored) = (0usize, 0usize);
+        let mut entries: Vec<Entry> = Vec::new();
+        for name in names {
+            let path = dir.join(&name);
+            // As in Qwen, the filters see the path without a trailing
+            // slash, whatever the entry is.
+            if git.as_ref().is_some_and(|g| g.is_ignored(&path, false)) {
+                git_ignored += 1;
+                continue;
+            }
+            if qwen
+                .as_ref()
+                .is_some_and(|q| q.ignored_by(&path, false).is_some())
+            {
+                qwen_ignored += 1;
+                continue;
+            }
+            if self
+                .params
+                .ignore
+                .as_deref()
+                .is_some_and(|patterns| patterns.iter().any(|p| glob_matches(p, &name)))
+            {
+                continue;
+            }
+            // An entry that cannot be stat'ed (a dangling link) is left out,
+            // as Qwen leaves it out.
+            if let Ok(meta) = fs::metadata(&path) {
+                entries.push(Entry {
+                    name,
+                    is_dir: meta.is_dir(),
+                });
+            }
+        }
+        entries.sort_by(|a, b| {
+            b.is_dir
+                .cmp(&a.is_dir)
+                .then_with(|| locale_cmp(&a.name, &b.name))
+        });
+
+        let total = entries.len();
+        let limit = MAX_ENTRY_COUNT.min(session_line_limit(session));
+        let truncated = total > limit;
+        let listing: Vec<String> = entries
+            .iter()
+            .take(limit)
+            .map(|e| format!("{}{}", if e.is_dir { "[DIR] " } else { "" }, e.name))
+            .collect();
+        let mut message = format!(
+            "Listed {total} item(s) in {shown}:\n---\n{}",
+            listing.join("\n")
+        );
+        if truncated {
+            let omitted = total - limit;
+            let term = if omitted == 1 { "item" } else { "items" };
+            message.push_str(&format!("\n---\n[{omitted} {term} truncated] ..."));
+        }
+        let mut ignored: Vec<String> = Vec::new();
+        if git_ignored > 0 {
+            ignored.push(format!("{git_ignored} git-ignored"));
+        }
+        if qwen_ignored > 0 {
+            ignored.push(format!("{qwen_ignored} qwen-ignored"));
+        }
+        let mut display = format!("Listed {total} item(s)");
+        if !ignored.is_empty() {
+            message.push_str(&format!("\n\n({})", ignored.join(", ")));
+            display.push_str(&format!(" ({})", ignored.join(", ")));
+        }
+        if truncated {
+            display.push_str(" (truncated)");
+        }
+        Ok(ToolResult {
+            llm_content: message,
+            display: Display::Text(display),
+            result_file_paths: Vec::new(),
+            error: None,
+        })
+    }
+}
+
+/// The session's line limit; 0 means none (Qwen's non-positive setting).
+fn session_line_limit(session: &Session) -> usize {
+    match session.config().truncate_lines {
+        0 => usize::MAX,
+        n => n,
+    }
+}
+
+/// The entry names, in the order the directory yields them (Node's
+/// `readdir` order, which the stable sort keeps for names that compare
+/// equal).
+fn read_names(dir: &std::path::Path) -> io::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        names.push(entry?.file_name().to_string_lossy().into_owned());
+    }
+    Ok(names)
+}
+
+/// Qwen's `errorResult`: the model and the error see the same text, a
+/// person a short one.
+fn failure(code: &'static str, message: String, display: &str) -> ToolResult {
+    ToolResult {
+        display: Display::Text(format!("Error: {display}")),
+        error: Some(ToolFailure {
+            code,
+            message: message.clone(),
+        }),
+        llm_content: message,
+        result_file_paths: Vec::new(),
+    }
+}
+
+/// `shouldIgnore`'s glob: `*` any run of characters, `?` one character,
+/// everything else literal, matched against the whole name. Like the
+/// JavaScript regex Qwen builds, neither wildcard matches a line break.
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    fn is_line_break(c: char) -> bool {
+        matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+    }
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some(('*', rest)) => {
+                // Try the shortest run first; the run stops at a line break.
+                let mut i = 0;
+                loop {
+                    if go(rest, &n[i..]) {
+                        return true;
+                    }
+                    if i == n.len() || is_line_break(n[i]) {
+                        return false;
+                    }
+                    i += 1;
+                }
+            }
+            Some(('?', rest)) => n
+                .split_first()
+                .is_some_and(|(c, n)| !is_line_break(*c) && go(rest, n)),
+            Some((c, rest)) => n.split_first().is_some_and(|(d, n)| c == d && go(rest, n)),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    go(&p, &n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_whole_names() {
+        assert!(glob_matches("*.log", "a.log"));
+        assert!(!glob_matches("*.log", "a.log.1"));
+        assert!(glob_matches("a?c", "abc"));
+        assert!(glob_matches("a.c", "a.c"));
+        assert!(!glob_matches("a.c", "abc"));
+        assert!(glob_matches("[x]", "[x]"));
+        assert!(glob_matches("*", ""));
+    }
+
+    #[test]
+    fn declaration_parses() {
+        let tool = ListDirectoryTool::new();
+        assert_eq!(
+            tool.declaration.schema["required"],
+            serde_json::json!(["path"])
+        );
+    }
+}

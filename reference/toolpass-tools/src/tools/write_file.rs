@@ -1,0 +1,366 @@
+//! `write_file`: Qwen Code's `WriteFileTool` (`packages/core/src/tools/
+//! write-file.ts`, 0.24.4).
+//!
+//! Creating a file needs nothing; overwriting one needs a prior read in this
+//! session of text that is still what is on disk (seed §6.1, §6.4), checked
+//! three times as Qwen does: before the current content is read, after it
+//! is read, and right before the write. An existing file keeps its
+//! encoding, byte-order mark and CRLF line endings (`prepareTextFileContent`
+//! with the `_meta` of the read); a new file is UTF-8 without a BOM, its
+//! content written as given.
+//!
+//! Beyond Qwen: the path must resolve inside the session root; the write is
+//! atomic and compares the fingerprint taken at the last check once more
+//! just before the rename, so a writer that slips in after the last check
+//! keeps its bytes; text the file's encoding cannot represent is refused
+//! instead of written as `?`; and the artifact registration Qwen appends
+//! for `.html`/`.pdf`/... files does not exist here (`record_as_artifact` is
+//! accepted and has no effect).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toolpass_core::text::{self, Decoded, TextEncoding};
+
+use super::path_arg::unescape_path;
+use super::read_file::node::{fs_error_message, make_relative, shorten_path};
+use crate::fileio::{Fingerprint, Precondition, WriteError, errno_name, write_atomic};
+use crate::kind::Kind;
+use crate::prior_read::{Refusal, Verb, changed_since_read, check_prior_read};
+use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
+use crate::session::Session;
+use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+
+/// The tool's name.
+pub const NAME: &str = "write_file";
+
+/// `O_NONBLOCK`: a FIFO that replaced the file after the checks must not
+/// hang the session.
+const O_NONBLOCK: i32 = 0o4000;
+
+/// The `write_file` tool.
+pub struct WriteFileTool {
+    declaration: Declaration,
+}
+
+impl WriteFileTool {
+    /// The tool with Qwen's declaration.
+    ///
+    /// # Panics
+    /// Never: the embedded declaration is checked by a test.
+    #[must_use]
+    pub fn new() -> Self {
+        // Qwen Code's declaration as its registry shows it, Apache-2.0,
+        // copied verbatim so transcripts run unchanged against both
+        // implementations.
+        let json = include_str!("declarations/write_file.json");
+        #[allow(clippy::expect_used)] // A constant, checked by a test.
+        let declaration =
+            Declaration::from_json(NAME, Kind::Edit, json).expect("write_file.json is valid");
+        WriteFileTool { declaration }
+    }
+}
+
+impl Default for WriteFileTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The arguments.
+#[derive(Debug, Deserialize)]
+pub struct WriteFileParams {
+    file_path: String,
+    content: String,
+    /// Accepted for Qwen's schema; there are no session artifacts here.
+    #[serde(default)]
+    #[allow(dead_code)]
+    record_as_artifact: Option<bool>,
+    /// Set by a confirmation that edited `content` (Qwen's
+    /// `createUpdatedParams`); not part of the schema the model sees.
+    #[serde(default)]
+    modified_by_user: Option<bool>,
+    #[serde(skip)]
+    resolved: PathBuf,
+}
+
+impl DeclarativeTool for WriteFileTool {
+    type Params = WriteFileParams;
+
+    fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+
+    fn validate_values(
+        &self,
+        params: &mut WriteFileParams,
+        session: &Session,
+    ) -> Result<(), BuildError> {
+        params.file_path = unescape_path(params.file_path.trim());
+        let file_path = &params.file_path;
+        if file_path.is_empty() {
+            return Err(BuildError::invalid(r#"Missing or empty "file_path""#));
+        }
+        if !file_path.starts_with('/') {
+            return Err(BuildError::invalid(format!(
+                "File path must be absolute: {file_path}"
+            )));
+        }
+        params.resolved = session
+            .sandbox()
+            .resolve(file_path)
+            .map_err(|e| BuildError {
+                code: e.code(),
+                message: e.to_string(),
+            })?;
+        // Qwen's lstat: a symlink to a directory passes here and is refused
+        // by the prior-read check as a directory.
+        match fs::symlink_metadata(file_path) {
+            Ok(meta) if meta.is_dir() => Err(BuildError::invalid(format!(
+                "Path is a directory, not a file: {file_path}"
+            ))),
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(BuildError::invalid(format!(
+                "Error accessing path properties for validation: {file_path}. Reason: {}",
+                fs_error_message(&e, "lstat", file_path)
+            ))),
+        }
+    }
+
+    fn create_invocation(&self, params: WriteFileParams, session: &Session) -> Box<dyn Invocation> {
+        Box::new(WriteFileInvocation {
+            params,
+            root: session.sandbox().root().to_string_lossy().into_owned(),
+        })
+    }
+}
+
+struct WriteFileInvocation {
+    params: WriteFileParams,
+    /// The session root, for the description.
+    root: String,
+}
+
+impl Invocation for WriteFileInvocation {
+    fn description(&self) -> String {
+        format!(
+            "Writing to {}",
+            shorten_path(&make_relative(&self.params.file_path, &self.root))
+        )
+    }
+
+    fn locations(&self) -> Vec<PathBuf> {
+        vec![self.params.resolved.clone()]
+    }
+
+    fn execute(&self, session: &Session) -> ToolResult {
+        match self.run(session) {
+            Ok(result) | Err(result) => result,
+        }
+    }
+}
+
+impl WriteFileInvocation {
+    /// The write, with every failure as the early `Err` result.
+    fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
+        let p = &self.params;
+        let (path, shown) = (p.resolved.as_path(), p.file_path.as_str());
+        let check = |expect_existing| {
+            check_prior_read(
+                &session.read_cache(),
+                session.faults(),
+                path,
+                shown,
+                Verb::Overwriting,
+                expect_existing,
+            )
+            .map_err(refusal)
+        };
+
+        // Check 1: before the current content is read.
+        let mut exists = check(false)?.is_some();
+        let mut current: Option<Decoded> = None;
+        if exists {
+            match read_existing(path) {
+                Ok(decoded) => current = Some(decoded),
+                // Gone since the check: this is a create now, as in Qwen.
+                Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
+                Err(ReadError::Io(e)) => {
+                    return Err(write_failure(
+                        "file_write_failure",
+                        format!(
+                            "Error checking existing file '{shown}': {} ({})",
+                            fs_error_message(&e, "open", shown),
+                            errno_name(&e)
+                        ),
+                    ));
+                }
+                Err(ReadError::Text(message)) => {
+                    return Err(write_failure(
+                        "file_write_failure",
+                        format!("Error checking existing file: {message}"),
+                    ));
+                }
+            }
+        }
+        if exists {
+            // Check 2: the bytes just read are the bytes the model saw.
+            check(true)?;
+        }
+        // Check 3: right before the write; a file that vanished after it was
+        // read must not be re-created from this call.
+        let precondition = match check(exists)? {
+            Some(meta) => Precondition::Unchanged(Fingerprint::of(&meta)),
+            None => Precondition::Absent,
+        };
+
+        let bytes = match &current {
+            Some(decoded) => {
+                let content = decoded.line_ending().restore(&p.content);
+                text::encode(&content, decoded.encoding, decoded.bom)
+            }
+            None => text::encode(&p.content, TextEncoding::UTF_8, None),
+        }
+        .map_err(|e| {
+            write_failure(
+                "file_write_failure",
+                format!("Error writing to file: failed to encode content: {e}"),
+            )
+        })?;
+        if !exists && let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| io_failure(&e, shown))?;
+        }
+        let meta =
+            write_atomic(session.faults(), path, &bytes, precondition).map_err(|e| match e {
+                WriteError::Changed if exists => {
+                    refusal(changed_since_read(shown, Verb::Overwriting))
+                }
+                WriteError::Changed => refusal(appeared(shown)),
+                WriteError::Io(e) => io_failure(&e, shown),
+            })?;
+        session.read_cache().record_write(path, &meta, true);
+
+        let mut message = if exists {
+            format!("Successfully overwrote file: {shown}.")
+        } else {
+            format!("Successfully created and wrote to new file: {shown}.")
+        };
+        if p.modified_by_user == Some(true) {
+            message.push_str(&format!(
+                " User modified the `content` to be: {}",
+                p.content
+            ));
+        }
+        let old = current.map(|d| d.text).unwrap_or_default();
+        Ok(ToolResult {
+            llm_content: message,
+            display: Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
+            result_file_paths: Vec::new(),
+            error: None,
+        })
+    }
+}
+
+/// Why the current content could not be read.
+enum ReadError {
+    Io(io::Error),
+    Text(String),
+}
+
+/// Reads and decodes the file being overwritten, never blocking on a FIFO.
+fn read_existing(path: &Path) -> Result<Decoded, ReadError> {
+    let mut file: File = OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)
+        .map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::Text(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    text::decode(&bytes).map_err(|e| ReadError::Text(format!("failed to decode file: {e}")))
+}
+
+/// Qwen's result for a refused prior-read check.
+fn refusal(r: Refusal) -> ToolResult {
+    ToolResult::from(r)
+}
+
+/// The refusal when a file appeared between the last check and the commit
+/// of a create (beyond Qwen, which would overwrite it).
+fn appeared(shown: &str) -> Refusal {
+    Refusal {
+        code: "file_changed_since_read",
+        raw_message: format!(
+            "File {shown} was created by another process while this write was in progress, so it \
+             was not overwritten. Read it with the read_file tool before overwriting it."
+        ),
+        display_message: "file appeared during the write; re-run read_file first.".to_owned(),
+    }
+}
+
+/// A failure whose text is the same for the model, the error and a person.
+fn write_failure(code: &'static str, message: String) -> ToolResult {
+    ToolResult {
+        display: Display::Text(message.clone()),
+        error: Some(ToolFailure {
+            code,
+            message: message.clone(),
+        }),
+        llm_content: message,
+        result_file_paths: Vec::new(),
+    }
+}
+
+/// Qwen's mapping of a failed write.
+fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
+    let code = errno_name(e);
+    match e.raw_os_error() {
+        Some(13) => write_failure(
+            "permission_denied",
+            format!("Permission denied writing to file: {shown} ({code})"),
+        ),
+        Some(28) => write_failure(
+            "no_space_left",
+            format!("No space left on device: {shown} ({code})"),
+        ),
+        Some(21) => write_failure(
+            "target_is_directory",
+            format!("Target is a directory, not a file: {shown} ({code})"),
+        ),
+        _ => write_failure(
+            "file_write_failure",
+            format!(
+                "Error writing to file '{shown}': {} ({code})",
+                fs_error_message(e, "open", shown)
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declaration_parses_and_matches_qwens_schema() {
+        let tool = WriteFileTool::new();
+        assert_eq!(
+            tool.declaration.schema["required"],
+            serde_json::json!(["file_path", "content"])
+        );
+        assert_eq!(
+            tool.declaration.schema["properties"]["record_as_artifact"]["type"],
+            "boolean"
+        );
+    }
+}
