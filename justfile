@@ -20,3 +20,10 @@ bench *ARGS:
 # Fuzz the matcher against its slow model (needs nightly + cargo-fuzz).
 fuzz TARGET="matcher" *ARGS:
     cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}
+
+# grep_search's search against rg, git grep --no-index and grep -r on the crate
+# sources, interleaved (needs rg: `apt-get install ripgrep`, or RG=/path/to/rg;
+# GREP_ROUNDS=N, GREP_CORPUS=DIR).
+bench-grep:
+    cargo fetch
+    cargo bench -p toolpass-benches --bench grep

@@ -2,6 +2,8 @@
 //! starts with.
 
 pub mod edit;
+pub mod glob;
+pub mod grep_search;
 pub mod list_directory;
 pub mod path_arg;
 pub mod read_file;
@@ -19,5 +21,7 @@ pub fn standard() -> Vec<Arc<dyn Tool>> {
         Arc::new(write_file::WriteFileTool::new()),
         Arc::new(edit::EditTool::new()),
         Arc::new(list_directory::ListDirectoryTool::new()),
+        Arc::new(grep_search::GrepTool::new()),
+        Arc::new(glob::GlobTool::new()),
     ]
 }

@@ -1,0 +1,311 @@
+//! `glob`: Qwen Code's `GlobTool` (`packages/core/src/tools/glob.ts`,
+//! 0.24.4).
+//!
+//! Walks the directory (the workspace root, or `path`) without following
+//! symlinks, leaves out what [`discovery`] ignores, and lists every
+//! non-directory whose path matches the [`pattern`]. Qwen's
+//! `sortFileEntries` orders the list: files modified within the last 24 hours
+//! first, newest first, then the rest by `localeCompare` of the absolute path
+//! ([`collate`]). At most 100 paths are shown (fewer if the session's line
+//! threshold is lower), and the walk stops after 1 000 matches, as Qwen's
+//! does, saying "at least".
+//!
+//! The walk is sequential and sorted by file name, so which 1 000 files a
+//! huge match keeps is deterministic (Qwen keeps the first 1 000 its
+//! directory reads happen to return). Ties in modification time keep that
+//! walk order, as Qwen's stable sort keeps its stream order.
+//!
+//! The declaration is Qwen Code's, Apache-2.0, copied verbatim.
+
+pub mod collate;
+pub mod discovery;
+pub mod pattern;
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ignore::WalkBuilder;
+use serde::Deserialize;
+
+use self::collate::locale_cmp;
+use self::discovery::Discovery;
+use self::pattern::Pattern;
+use super::grep_search::dir_arg::{SearchDir, resolve_dir};
+use crate::kind::Kind;
+use crate::result::{Display, ToolResult};
+use crate::session::Session;
+use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+
+/// The tool's name.
+pub const NAME: &str = "glob";
+
+/// Qwen's `MAX_FILE_COUNT`: paths shown at most.
+pub const MAX_FILE_COUNT: usize = 100;
+
+/// Qwen's `MAX_GLOB_COLLECTED_ENTRIES`: matches collected before the walk
+/// stops.
+pub const MAX_COLLECTED: usize = MAX_FILE_COUNT * 10;
+
+/// Qwen's recency window: a day, in nanoseconds.
+pub const RECENT_NS: i128 = 24 * 60 * 60 * 1_000_000_000;
+
+/// The `glob` tool.
+pub struct GlobTool {
+    declaration: Declaration,
+}
+
+impl GlobTool {
+    /// The tool with Qwen's declaration.
+    ///
+    /// # Panics
+    /// Never: the embedded declaration is checked by a test.
+    #[must_use]
+    pub fn new() -> Self {
+        let json = include_str!("declarations/glob.json");
+        #[allow(clippy::expect_used)] // A constant, checked by a test.
+        let declaration =
+            Declaration::from_json(NAME, Kind::Search, json).expect("glob.json is valid");
+        GlobTool { declaration }
+    }
+}
+
+impl Default for GlobTool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The arguments.
+#[derive(Debug, Deserialize)]
+pub struct GlobParams {
+    pattern: String,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(skip)]
+    dir: Option<SearchDir>,
+}
+
+impl DeclarativeTool for GlobTool {
+    type Params = GlobParams;
+
+    fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+
+    fn validate_values(
+        &self,
+        params: &mut GlobParams,
+        session: &Session,
+    ) -> Result<(), BuildError> {
+        if params.pattern.trim().is_empty() {
+            return Err(BuildError::invalid(
+                "The 'pattern' parameter cannot be empty.",
+            ));
+        }
+        params.dir = Some(resolve_dir(params.path.as_deref(), session)?);
+        Ok(())
+    }
+
+    fn create_invocation(&self, params: GlobParams, session: &Session) -> Box<dyn Invocation> {
+        let dir = params.dir.clone().unwrap_or(SearchDir {
+            shown: None,
+            path: session.sandbox().root().to_path_buf(),
+        });
+        Box::new(GlobInvocation { params, dir })
+    }
+}
+
+struct GlobInvocation {
+    params: GlobParams,
+    dir: SearchDir,
+}
+
+/// One match: its absolute path and modification time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The path, as the searched directory joined with the relative path.
+    pub path: PathBuf,
+    /// Nanoseconds since the epoch (of the link itself for a symlink); 0
+    /// when unknown, as Qwen's `mtimeMs ?? 0`.
+    pub mtime_ns: i128,
+}
+
+impl Invocation for GlobInvocation {
+    /// Qwen's `getDescription`: `'PATTERN'`, plus ` in PATH` for a path.
+    fn description(&self) -> String {
+        let mut description = format!("'{}'", self.params.pattern);
+        if let Some(shown) = &self.dir.shown {
+            description.push_str(&format!(" in {shown}"));
+        }
+        description
+    }
+
+    fn execute(&self, session: &Session) -> ToolResult {
+        let pattern = &self.params.pattern;
+        let location = match self.dir.shown {
+            Some(_) => format!("within {}", self.dir.path.display()),
+            None => "in the workspace directory".to_owned(),
+        };
+        let (mut entries, hit_limit) = collect(session.sandbox().root(), &self.dir.path, pattern);
+        if entries.is_empty() {
+            return found_result(
+                format!("No files found matching pattern \"{pattern}\" {location}"),
+                "No files found".to_owned(),
+                Vec::new(),
+            );
+        }
+        sort_entries(&mut entries, now_ns());
+
+        let total = entries.len();
+        let limit = MAX_FILE_COUNT.min(session.config().truncate_lines);
+        let truncated = hit_limit || total > limit;
+        entries.truncate(limit);
+        let paths: Vec<PathBuf> = entries.into_iter().map(|e| e.path).collect();
+        let list = paths
+            .iter()
+            .map(|p| p.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let found = if hit_limit { "Found at least" } else { "Found" };
+        let mut text = format!(
+            "{found} {total} file(s) matching \"{pattern}\" {location}, sorted by modification time (newest first):\n---\n{list}"
+        );
+        if hit_limit {
+            text.push_str(&format!(
+                "\n---\n[Results truncated after scanning {total} matching files. Narrow the pattern or path.]"
+            ));
+        } else if truncated {
+            let omitted = total - limit;
+            let term = if omitted == 1 { "file" } else { "files" };
+            text.push_str(&format!("\n---\n[{omitted} {term} truncated] ..."));
+        }
+        let display = format!(
+            "{found} {total} matching file(s){}",
+            if truncated { " (truncated)" } else { "" }
+        );
+        found_result(text, display, paths)
+    }
+}
+
+fn found_result(llm_content: String, display: String, paths: Vec<PathBuf>) -> ToolResult {
+    ToolResult {
+        llm_content,
+        display: Display::Text(display),
+        result_file_paths: paths,
+        error: None,
+    }
+}
+
+/// The matches under `dir` in walk order, and whether the walk stopped at
+/// [`MAX_COLLECTED`].
+#[must_use]
+pub fn collect(root: &Path, dir: &Path, pattern: &str) -> (Vec<Entry>, bool) {
+    let discovery = Arc::new(Discovery::new(root));
+    if discovery.ignores_dir_or_ancestor(dir) {
+        return (Vec::new(), false);
+    }
+    let pattern = Pattern::new(pattern, dir);
+    let mut walk = WalkBuilder::new(dir);
+    walk.standard_filters(false)
+        .follow_links(false)
+        .max_depth(pattern.max_depth())
+        .sort_by_file_name(Ord::cmp);
+    let filter = Arc::clone(&discovery);
+    walk.filter_entry(move |e| {
+        e.depth() == 0 || !filter.ignores(e.path(), e.file_type().is_some_and(|t| t.is_dir()))
+    });
+    let mut entries = Vec::new();
+    for entry in walk.build().filter_map(Result::ok) {
+        if entry.depth() == 0 || entry.file_type().is_none_or(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(dir) else {
+            continue;
+        };
+        if !pattern.matches(&rel.to_string_lossy(), entry.path()) {
+            continue;
+        }
+        if entries.len() >= MAX_COLLECTED {
+            return (entries, true);
+        }
+        let mtime_ns = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .map_or(0, system_time_ns);
+        entries.push(Entry {
+            path: entry.into_path(),
+            mtime_ns,
+        });
+    }
+    (entries, false)
+}
+
+/// Qwen's `sortFileEntries`, a stable sort: recent files (modified less than
+/// a day before `now_ns`, or in the future) first, newest first; then the
+/// rest by `localeCompare` of their paths.
+pub fn sort_entries(entries: &mut [Entry], now_ns: i128) {
+    let recent = |e: &Entry| now_ns - e.mtime_ns < RECENT_NS;
+    entries.sort_by(|a, b| match (recent(a), recent(b)) {
+        (true, true) => b.mtime_ns.cmp(&a.mtime_ns),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        (false, false) => locale_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()),
+    });
+}
+
+fn now_ns() -> i128 {
+    system_time_ns(SystemTime::now())
+}
+
+fn system_time_ns(t: SystemTime) -> i128 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i128::try_from(d.as_nanos()).unwrap_or(i128::MAX),
+        Err(e) => -i128::try_from(e.duration().as_nanos()).unwrap_or(i128::MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declaration_parses_and_is_qwens() {
+        let tool = GlobTool::new();
+        assert_eq!(
+            tool.declaration.schema["required"],
+            serde_json::json!(["pattern"])
+        );
+        assert!(
+            tool.declaration
+                .description
+                .starts_with("Fast file pattern matching tool")
+        );
+    }
+
+    #[test]
+    fn recent_first_newest_first_then_by_locale() {
+        let day = RECENT_NS;
+        let now = 100 * day;
+        let e = |p: &str, t: i128| Entry {
+            path: PathBuf::from(p),
+            mtime_ns: t,
+        };
+        let mut entries = vec![
+            e("/r/b", now - 3 * day),
+            e("/r/new", now - 10),
+            e("/r/A", now - 2 * day),
+            e("/r/future", now + day),
+            e("/r/newer", now - 5),
+            e("/r/edge", now - day),
+        ];
+        sort_entries(&mut entries, now);
+        let order: Vec<_> = entries.iter().map(|e| e.path.to_str().unwrap()).collect();
+        assert_eq!(
+            order,
+            ["/r/future", "/r/newer", "/r/new", "/r/A", "/r/b", "/r/edge"]
+        );
+    }
+}
