@@ -6,7 +6,8 @@ use toolpass_protocol::{
     DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor, ToolDescriptorMeta, ToolKind,
     ToolMeta,
 };
-use toolpass_tools::result::{Display, ToolResult};
+use toolpass_tools::result::Display;
+use toolpass_tools::scheduler::CallOutcome;
 use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tool::Tool;
 
@@ -30,8 +31,12 @@ pub(crate) fn descriptor(tool: &dyn Tool) -> ToolDescriptor {
     }
 }
 
-/// A tool result as the Outcome of `tools/call`.
-pub(crate) fn outcome(result: ToolResult) -> Outcome {
+/// A call's result as the Outcome of `tools/call`.
+pub(crate) fn outcome(call: CallOutcome) -> Outcome {
+    let CallOutcome {
+        result,
+        persisted_output_path,
+    } = call;
     let display = match result.display {
         Display::Text(text) => ResultDisplay::Text { text },
         Display::Diff(diff) => ResultDisplay::Diff {
@@ -56,7 +61,11 @@ pub(crate) fn outcome(result: ToolResult) -> Outcome {
             error_outcome(failure.code, result.llm_content, failure.message).with_display(display)
         }
     };
-    outcome.with_result_file_paths(paths)
+    let outcome = outcome.with_result_file_paths(paths);
+    match persisted_output_path {
+        Some(path) => outcome.with_persisted_output_path(path.display().to_string()),
+        None => outcome,
+    }
 }
 
 /// A failure Outcome with `code`, which the tool layer takes from the

@@ -82,10 +82,13 @@ impl std::error::Error for PathError {
     }
 }
 
-/// A session root.
+/// A session root, and the session's own scratch directories.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     root: PathBuf,
+    /// Directories outside the root the session may also use (its spill
+    /// directory), canonical.
+    admitted: Vec<PathBuf>,
 }
 
 impl Sandbox {
@@ -96,7 +99,17 @@ impl Sandbox {
     pub fn new(root: &Path) -> io::Result<Self> {
         Ok(Sandbox {
             root: fs::canonicalize(root)?,
+            admitted: Vec::new(),
         })
+    }
+
+    /// Also admits paths under `dir` (an existing directory).
+    ///
+    /// # Errors
+    /// When `dir` cannot be canonicalized.
+    pub fn admitting(mut self, dir: &Path) -> io::Result<Self> {
+        self.admitted.push(fs::canonicalize(dir)?);
+        Ok(self)
     }
 
     /// The canonical root.
@@ -117,7 +130,9 @@ impl Sandbox {
             path: path.to_owned(),
         };
         let resolved = resolve_physically(&self.root.join(path)).map_err(error)?;
-        if resolved.starts_with(&self.root) {
+        if resolved.starts_with(&self.root)
+            || self.admitted.iter().any(|dir| resolved.starts_with(dir))
+        {
             Ok(resolved)
         } else {
             Err(error(PathErrorKind::OutsideWorkspace))

@@ -1,22 +1,48 @@
 //! What Qwen's `CoreToolScheduler` does around one call, minus the model
 //! loop: find the tool, build the invocation (a build failure is the bare
-//! message, as `createErrorResponse` sends it), run it, and replace an empty
-//! output with Qwen's "completed with no output" marker.
+//! message, as `createErrorResponse` sends it), run it, replace an empty
+//! output with Qwen's "completed with no output" marker, and hold the output
+//! to its budget: the tool's own `maxOutputChars` with no line cap, or the
+//! session's threshold and line cap (seed §3.5, §11).
+//!
+//! An output over budget is written in full to the session's spill
+//! directory (mode 0600: outputs can hold secrets) and the model gets Qwen's
+//! truncated stub with the file's path, unless the stub would not be shorter.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
+use toolpass_core::truncate::{Keep, Limits, truncate};
 
 use crate::result::ToolResult;
 use crate::session::Session;
+use crate::tool::Tool;
+
+/// One call's result, with where its full output went when it was cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallOutcome {
+    /// What the tool produced, after the scheduler's treatment.
+    pub result: ToolResult,
+    /// The spill file holding the untruncated output.
+    pub persisted_output_path: Option<PathBuf>,
+}
 
 /// The canonical code for an unknown tool.
 pub const TOOL_NOT_REGISTERED: &str = "tool_not_registered";
 
 /// Runs the tool `name` with `arguments` in `session`.
 #[must_use]
-pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> ToolResult {
+pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOutcome {
     let Some(tool) = session.registry().get(name).cloned() else {
         let message = tool_not_found_message(session, name);
-        return ToolResult::failure(TOOL_NOT_REGISTERED, message.clone(), &message);
+        return CallOutcome {
+            result: ToolResult::failure(TOOL_NOT_REGISTERED, message.clone(), &message),
+            persisted_output_path: None,
+        };
     };
     tracing::debug!(tool = name, "call");
     let mut result = match tool.build(arguments, session) {
@@ -28,7 +54,80 @@ pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> ToolRes
     if !result.is_error() && result.llm_content.trim().is_empty() {
         result.llm_content = format!("({name} completed with no output)");
     }
-    result
+    let persisted_output_path = if result.is_error() {
+        None
+    } else {
+        hold_to_budget(session, tool.as_ref(), &mut result.llm_content)
+    };
+    CallOutcome {
+        result,
+        persisted_output_path,
+    }
+}
+
+/// Qwen's `truncateLlmContent` with the scheduler's per-tool limits: cuts
+/// `content` to its budget and returns the spill file, if one was written.
+fn hold_to_budget(session: &Session, tool: &dyn Tool, content: &mut String) -> Option<PathBuf> {
+    let limits = match tool.max_output_chars() {
+        Some(max) => Limits {
+            threshold: max,
+            lines: None,
+            keep: Keep::Both,
+            preview_chars: None,
+        },
+        None => Limits {
+            threshold: session.config().truncate_threshold,
+            lines: Some(session.config().truncate_lines),
+            keep: Keep::Both,
+            preview_chars: None,
+        },
+    };
+    let plan = truncate(content, &limits)?;
+    let path = spill_path(session.spill_dir(), tool.name());
+    // `None`: the stub would not be shorter than the output, so it stays.
+    let stub = plan.wrapped_message(&path.display().to_string())?;
+    let unsaved = plan.unsaved_message();
+    match write_private(&path, content.as_bytes()) {
+        Ok(()) => {
+            *content = stub;
+            Some(path)
+        }
+        Err(e) => {
+            tracing::warn!("could not spill {}: {e}", path.display());
+            *content = unsaved;
+            None
+        }
+    }
+}
+
+/// `<tool>_<hex>.output` in the spill directory, like Qwen's
+/// `truncateToolOutput`; the tool name is reduced to safe characters so it
+/// can never name another directory.
+fn spill_path(dir: &Path, tool: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let safe: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let id = NEXT.fetch_add(1, Ordering::Relaxed) ^ u64::from(std::process::id()) << 32;
+    dir.join(format!("{safe}_{id:012x}.output"))
+}
+
+/// Creates `path` readable and writable by the owner only (beyond Qwen,
+/// which sets the mode on write but does not refuse an existing file).
+fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(bytes)
 }
 
 /// Qwen's `getToolNotFoundMessage`: the three declared names closest by
@@ -95,11 +194,16 @@ mod tests {
         assert_eq!(levenshtein("read_fle", "read_file"), 1);
     }
 
+    fn session(config: crate::session::SessionConfig) -> (tempfile::TempDir, Session) {
+        let dir = tempfile::tempdir().unwrap();
+        let session = Session::new(dir.path(), config).unwrap();
+        (dir, session)
+    }
+
     #[test]
     fn unknown_tools_get_suggestions_and_empty_output_gets_a_marker() {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), crate::session::SessionConfig::default()).unwrap();
-        let result = execute_call(&session, "edti", &serde_json::json!({}));
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let result = execute_call(&session, "edti", &serde_json::json!({})).result;
         assert_eq!(
             result.error.as_ref().map(|e| e.code),
             Some(TOOL_NOT_REGISTERED)
@@ -115,14 +219,57 @@ mod tests {
             result.llm_content
         );
 
-        std::fs::write(dir.path().join("empty.txt"), "").unwrap();
         let path = session.sandbox().root().join("empty.txt");
+        std::fs::write(&path, "").unwrap();
         let result = execute_call(
             &session,
             "read_file",
             &serde_json::json!({"file_path": path}),
-        );
+        )
+        .result;
         assert!(!result.is_error(), "{}", result.llm_content);
         assert!(!result.llm_content.trim().is_empty());
+    }
+
+    #[test]
+    fn output_over_the_tools_budget_is_spilled_privately_and_readable() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let root = session.sandbox().root().to_owned();
+        // About 24 000 characters of grep output: within grep's own 25 000
+        // cap, over its 20 000-character scheduler budget.
+        let text: String = (0..300)
+            .map(|i| format!("needle line {i:04} {}\n", "x".repeat(60)))
+            .collect();
+        std::fs::write(root.join("big.txt"), text).unwrap();
+        let call = execute_call(
+            &session,
+            "grep_search",
+            &serde_json::json!({"pattern": "needle", "path": root}),
+        );
+        let path = call.persisted_output_path.expect("spilled");
+        let stub = &call.result.llm_content;
+        assert!(
+            stub.starts_with(toolpass_core::truncate::TOOL_OUTPUT_TRUNCATED_PREFIX),
+            "{stub}"
+        );
+        assert!(stub.contains(&path.display().to_string()));
+        assert!(stub.encode_utf16().count() < 21_000, "{}", stub.len());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // The model can fetch the full output with read_file, though the
+        // spill directory is outside the workspace root.
+        let full = execute_call(
+            &session,
+            "read_file",
+            &serde_json::json!({"file_path": path}),
+        )
+        .result;
+        assert!(!full.is_error(), "{}", full.llm_content);
+        assert!(
+            full.llm_content.contains("needle line 0150"),
+            "{}",
+            full.llm_content
+        );
     }
 }

@@ -38,6 +38,11 @@ impl Default for SessionConfig {
 
 /// A session.
 pub struct Session {
+    /// Where truncated outputs are written in full; removed with the session.
+    /// It lives outside the root, so spill files never show up in the
+    /// model's workspace, and the sandbox admits it so `read_file` can
+    /// fetch them.
+    spill: tempfile::TempDir,
     sandbox: Sandbox,
     config: SessionConfig,
     read_cache: Mutex<FileReadCache>,
@@ -56,8 +61,12 @@ impl Session {
         for tool in crate::tools::standard() {
             registry.register(tool);
         }
+        let spill = tempfile::Builder::new()
+            .prefix("toolpass-spill-")
+            .tempdir()?;
         Ok(Session {
-            sandbox: Sandbox::new(root)?,
+            sandbox: Sandbox::new(root)?.admitting(spill.path())?,
+            spill,
             config,
             read_cache: Mutex::default(),
             faults: Faults::default(),
@@ -69,6 +78,12 @@ impl Session {
     #[must_use]
     pub fn sandbox(&self) -> &Sandbox {
         &self.sandbox
+    }
+
+    /// The directory spill files are written to.
+    #[must_use]
+    pub fn spill_dir(&self) -> &Path {
+        self.spill.path()
     }
 
     /// The settings.
