@@ -488,3 +488,131 @@ fn a_fifo_and_a_directory_are_refused_without_blocking() {
         "{outcome}"
     );
 }
+
+impl Fixture {
+    fn read(&mut self, file: &Path) -> Value {
+        let outcome = self.call("read_file", json!({"file_path": file}));
+        assert_eq!(status(&outcome), "success", "{outcome}");
+        outcome
+    }
+}
+
+/// The prior-read decision table (seed §6.1) over the protocol: each row
+/// reachable from outside, set up through real tool calls.
+#[test]
+fn every_prior_read_row_over_stdio() {
+    let mut fx = Fixture::new();
+    let root = fx.root.clone();
+
+    // ENOENT, not expected: creating a new file needs no read.
+    let created = fx.edit(&root.join("new.txt"), "", "fresh\n");
+    assert_eq!(status(&created), "success");
+
+    // Unknown: never read.
+    fs::write(root.join("unread.txt"), "a\n").unwrap();
+    assert_eq!(
+        error_code(&fx.edit(&root.join("unread.txt"), "a", "b")),
+        Some("edit_requires_prior_read")
+    );
+
+    // Fresh text, read partially: allowed.
+    fs::write(root.join("partial.txt"), "one\ntwo\nthree\n").unwrap();
+    let outcome = fx.call(
+        "read_file",
+        json!({"file_path": root.join("partial.txt"), "offset": 1, "limit": 1}),
+    );
+    assert_eq!(status(&outcome), "success", "{outcome}");
+    assert_eq!(
+        status(&fx.edit(&root.join("partial.txt"), "two", "2")),
+        "success"
+    );
+
+    // Stale: changed behind the tool's back after the read.
+    fs::write(root.join("stale.txt"), "v1\n").unwrap();
+    fx.read(&root.join("stale.txt"));
+    fs::write(root.join("stale.txt"), "v2 changed\n").unwrap();
+    assert_eq!(
+        error_code(&fx.edit(&root.join("stale.txt"), "v2", "v3")),
+        Some("file_changed_since_read")
+    );
+
+    // Fresh but not text: a binary read does not clear an edit.
+    fs::write(root.join("blob.bin"), [0u8, 1, 2, 3, 0, 5]).unwrap();
+    fx.read(&root.join("blob.bin"));
+    let outcome = fx.edit(&root.join("blob.bin"), "a", "b");
+    assert_eq!(error_code(&outcome), Some("edit_requires_prior_read"));
+    assert!(
+        outcome["_meta"]["toolpass"]["llmContent"]
+            .as_str()
+            .unwrap()
+            .contains("binary / image")
+    );
+
+    // Other stat error: fail closed.
+    fs::write(root.join("stat.txt"), "x\n").unwrap();
+    fx.read(&root.join("stat.txt"));
+    let session = fx.session.clone();
+    fx.server.ok(
+        "toolpass/fault",
+        json!({"sessionId": session, "point": "fs.stat"}),
+    );
+    assert_eq!(
+        error_code(&fx.edit(&root.join("stat.txt"), "x", "y")),
+        Some("prior_read_verification_failed")
+    );
+
+    // A directory, and a FIFO, are covered by their own tests above; the
+    // write tool follows the same table with "overwriting".
+    fs::write(root.join("w.txt"), "old\n").unwrap();
+    let outcome = fx.call(
+        "write_file",
+        json!({"file_path": root.join("w.txt"), "content": "new\n"}),
+    );
+    assert_eq!(error_code(&outcome), Some("edit_requires_prior_read"));
+    fx.read(&root.join("w.txt"));
+    let outcome = fx.call(
+        "write_file",
+        json!({"file_path": root.join("w.txt"), "content": "new\n"}),
+    );
+    assert_eq!(status(&outcome), "success", "{outcome}");
+    assert_eq!(fs::read_to_string(root.join("w.txt")).unwrap(), "new\n");
+}
+
+/// Every error code of the edit tool, over the protocol.
+#[test]
+fn every_edit_error_code_over_stdio() {
+    let mut fx = Fixture::new();
+    let file = fx.create("a.txt", "one one\n");
+    let root = fx.root.clone();
+    let cases = [
+        (root.join("missing.txt"), "x", "y", "file_not_found"),
+        (file.clone(), "", "y", "attempt_to_create_existing_file"),
+        (file.clone(), "zzz", "y", "edit_no_occurrence_found"),
+        (
+            file.clone(),
+            "one",
+            "two",
+            "edit_expected_occurrence_mismatch",
+        ),
+        (file.clone(), "one one", "one one", "edit_no_change"),
+    ];
+    for (path, old, new, code) in cases {
+        let outcome = fx.edit(&path, old, new);
+        assert_eq!(
+            error_code(&outcome),
+            Some(code),
+            "{old:?} -> {new:?}: {outcome}"
+        );
+        assert_eq!(outcome["isError"], true);
+    }
+    let outcome = fx.call(
+        "edit",
+        json!({"file_path": "relative.txt", "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(error_code(&outcome), Some("invalid_tool_params"));
+    assert_eq!(
+        outcome["_meta"]["toolpass"]["llmContent"],
+        "File path must be absolute: relative.txt"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "one one\n");
+}

@@ -173,7 +173,16 @@ pub fn check_prior_read(
             format!("special file; cannot {} via this tool.", verb.bare()),
         );
     }
-    match cache.check(&meta) {
+    // An entry recorded under another path is another file that got the
+    // same inode number after the first was deleted (inodes are reused
+    // quickly, on tmpfs at once): it says nothing about this file.
+    let state = match cache.check(&meta) {
+        CacheState::Fresh(entry) | CacheState::Stale(entry) if entry.path != path => {
+            CacheState::Unknown
+        }
+        state => state,
+    };
+    match state {
         CacheState::Fresh(entry) if entry.last_read_at.is_some() && entry.last_read_cacheable => {
             Ok(Some(meta))
         }

@@ -75,6 +75,7 @@ impl FileReadCache {
             return;
         }
         let now = self.tick();
+        self.evict_other_inodes(path, fingerprint);
         let entry = self.entries.entry((fingerprint.dev, fingerprint.ino));
         let entry = entry.or_insert_with(|| ReadEntry {
             path: path.to_owned(),
@@ -106,6 +107,7 @@ impl FileReadCache {
             return;
         }
         let now = self.tick();
+        self.evict_other_inodes(path, fingerprint);
         self.entries.insert(
             (fingerprint.dev, fingerprint.ino),
             ReadEntry {
@@ -117,6 +119,16 @@ impl FileReadCache {
                 last_read_cacheable: cacheable,
             },
         );
+    }
+
+    /// Forgets entries for `path` under another inode: the file there was
+    /// replaced (an atomic write renames a new inode over it), and the old
+    /// inode number is free to be reused by an unrelated file, which must not
+    /// inherit this file's read record.
+    fn evict_other_inodes(&mut self, path: &Path, fingerprint: Fingerprint) {
+        self.entries.retain(|&(dev, ino), entry| {
+            entry.path != path || (dev, ino) == (fingerprint.dev, fingerprint.ino)
+        });
     }
 
     /// Compares what is cached for `meta`'s inode with `meta`.
@@ -213,5 +225,20 @@ mod tests {
         };
         assert!(entry.last_read_was_full && entry.last_read_cacheable);
         assert_eq!(entry.last_read_at, entry.last_write_at);
+    }
+
+    #[test]
+    fn a_replaced_file_forgets_the_old_inode() {
+        // An atomic write renames a new inode over the path; the old inode's
+        // record must go, or a file that later gets that number inherits it.
+        let (dir, path) = file("v1");
+        let mut cache = FileReadCache::default();
+        cache.record_read(&path, &meta(&path), FULL_TEXT);
+        let temp = dir.path().join("f.tmp");
+        fs::write(&temp, "v2").unwrap();
+        fs::rename(&temp, &path).unwrap();
+        cache.record_write(&path, &meta(&path), true);
+        assert_eq!(cache.entries.len(), 1);
+        assert!(matches!(cache.check(&meta(&path)), CacheState::Fresh(_)));
     }
 }

@@ -166,3 +166,24 @@ fn unknown_is_refused_with_the_verbs_guidance() {
     let (_, raw) = t.refusal("a.txt", Verb::Overwriting, false);
     assert!(raw.contains("(read the full file"), "{raw}");
 }
+
+#[test]
+fn a_reused_inode_does_not_inherit_another_files_read() {
+    // Regression: on tmpfs a deleted file's inode number goes to the next new
+    // file at once, and the cache is keyed by inode, so a never-read file was
+    // judged by the record of the file that had the number before (seen as a
+    // false "modified since you last read it"). The record now counts only
+    // for the path it was made under. A hard link reproduces "same inode,
+    // other path" deterministically.
+    let mut t = Table::new();
+    fs::write(t.path("seen.txt"), "seen").unwrap();
+    t.read("seen.txt", TEXT);
+    fs::hard_link(t.path("seen.txt"), t.path("other.txt")).unwrap();
+    let (code, raw) = t.refusal("other.txt", Verb::Editing, false);
+    assert_eq!(code, "edit_requires_prior_read", "{raw}");
+    assert!(raw.contains("has not been read in this session"), "{raw}");
+    assert!(matches!(
+        t.check("seen.txt", Verb::Editing, false),
+        Ok(Some(_))
+    ));
+}
