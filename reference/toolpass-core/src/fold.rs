@@ -173,6 +173,7 @@ mod tests {
         // Rust trims U+0085 (NEL); JS does not.
         assert_eq!(trim_end_js("a\u{0085}"), "a\u{0085}");
         assert_eq!(trim_end_js("a \t\r\u{3000}\u{00A0}"), "a");
+        assert_eq!(trim_end_js("a \t\r\u{FEFF}\u{3000}"), "a");
         assert_eq!(trim_end_js("  "), "");
     }
 

@@ -5,6 +5,7 @@ pub mod edit;
 pub mod glob;
 pub mod grep_search;
 pub mod list_directory;
+mod node;
 pub mod path_arg;
 pub mod read_file;
 pub mod write_file;

@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toolpass_core::text::{self, Decoded, TextEncoding};
 
+use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::unescape_path;
-use super::read_file::node::{fs_error_message, make_relative, shorten_path};
 use crate::fileio::{Fingerprint, Precondition, WriteError, errno_name, write_atomic};
 use crate::kind::Kind;
 use crate::prior_read::{Refusal, Verb, changed_since_read, check_prior_read};

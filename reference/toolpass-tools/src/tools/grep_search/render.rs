@@ -23,6 +23,7 @@
 use std::path::PathBuf;
 
 use super::search::{FileHits, Hit};
+use crate::tools::node::{js_trim, utf16_len, utf16_prefix};
 
 /// The two caps of Qwen's own rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,50 +197,6 @@ fn array_index(key: &str) -> Option<u64> {
     key.parse::<u64>().ok().filter(|&i| i < u64::from(u32::MAX))
 }
 
-/// JavaScript's `String.prototype.trim`: WhiteSpace and LineTerminator,
-/// which include U+FEFF and exclude U+0085.
-#[must_use]
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
-
-fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
-fn utf16_len(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.chars().map(char::len_utf16).sum()
-    }
-}
-
-/// The longest prefix of `s` within `units` UTF-16 units. Where JavaScript's
-/// `slice` would end between the halves of a surrogate pair, the cut moves
-/// before the pair (as `toolpass_core::truncate` does), so the text stays
-/// valid UTF-8.
-fn utf16_prefix(s: &str, units: usize) -> &str {
-    let mut used = 0;
-    for (at, c) in s.char_indices() {
-        used += c.len_utf16();
-        if used > units {
-            return s.get(..at).unwrap_or_default();
-        }
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,19 +230,6 @@ mod tests {
         ] {
             assert_eq!(array_index(key), index, "{key}");
         }
-    }
-
-    #[test]
-    fn js_trim_is_not_rusts_trim() {
-        assert_eq!(js_trim("\u{feff} a \u{85}"), "a \u{85}");
-        assert_eq!(js_trim("\u{a0}\u{3000}x\t\r"), "x");
-    }
-
-    #[test]
-    fn utf16_prefix_never_splits_a_char() {
-        assert_eq!(utf16_prefix("a😀b", 2), "a");
-        assert_eq!(utf16_prefix("a😀b", 3), "a😀");
-        assert_eq!(utf16_prefix("abc", 10), "abc");
     }
 
     #[test]

@@ -21,8 +21,8 @@ use serde::Deserialize;
 
 use self::collate::locale_cmp;
 use self::ignore_files::{GitIgnore, QwenIgnore};
+use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::unescape_path;
-use super::read_file::node::{fs_error_message, make_relative, shorten_path};
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::result::{Display, ToolFailure, ToolResult};

@@ -6,11 +6,11 @@
 
 use toolpass_core::text::detect_bom;
 
-use super::node::{basename, extname};
 use super::tables::{
     BINARY_EXTENSIONS, KNOWN_TEXT_APPLICATION_MIMES, KNOWN_TEXT_BASENAMES, KNOWN_TEXT_EXTENSIONS,
     MIME_TYPES, MISSING_MEDIA_TYPES,
 };
+use crate::tools::node::{basename, extname};
 
 /// How many leading bytes the caller must supply: `classifyImageContent`
 /// looks at 8 KiB, `isBinaryFile` at 4 KiB.

@@ -23,7 +23,6 @@
 //! shown with replacement characters.
 
 mod file_type;
-pub(crate) mod node;
 mod notebook;
 mod pdf;
 mod tables;
@@ -39,10 +38,12 @@ use serde::Deserialize;
 use toolpass_core::text::{TextErrorKind, decode};
 
 use self::file_type::{FileType, IMAGE_MAX_SOURCE_BYTES, SNIFF_LEN};
-use self::node::{basename, extname, fs_error_message, make_relative, normalize, shorten_path};
 use self::pdf::{MAX_PAGES_PER_READ, PageRange, PdfTools, parse_page_range};
 use self::text::{Budget, STREAMING_MIN_SIZE};
 use super::list_directory::ignore_files::QwenIgnore;
+use super::node::{
+    self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
+};
 use super::path_arg::unescape_path;
 use crate::fileio::stat;
 use crate::kind::Kind;

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::node::{utf16_len, utf16_prefix};
+use crate::tools::node::{utf16_len, utf16_prefix};
 
 /// `LARGE_OUTPUT_THRESHOLD`: characters of one cell's outputs.
 const LARGE_OUTPUT_THRESHOLD: usize = 10_000;

@@ -234,11 +234,11 @@ impl PdfTools {
         if r.timed_out {
             return Err("pdftotext timed out after 30s. The PDF may be unusually large or complex; try the 'pages' parameter to narrow the range.".to_owned());
         }
-        let chars = super::node::utf16_len(&r.stdout);
+        let chars = crate::tools::node::utf16_len(&r.stdout);
         if r.max_buffer_exceeded && r.stdout.len() >= MAX_TEXT_CHARS {
             let (text, reason) = if chars > MAX_TEXT_CHARS {
                 (
-                    super::node::utf16_prefix(&r.stdout, MAX_TEXT_CHARS),
+                    crate::tools::node::utf16_prefix(&r.stdout, MAX_TEXT_CHARS),
                     format!("at {MAX_TEXT_CHARS} characters"),
                 )
             } else {
@@ -277,7 +277,7 @@ impl PdfTools {
         if chars > MAX_TEXT_CHARS {
             return Ok(format!(
                 "{}{}",
-                super::node::utf16_prefix(&r.stdout, MAX_TEXT_CHARS),
+                crate::tools::node::utf16_prefix(&r.stdout, MAX_TEXT_CHARS),
                 suffix(&format!("at {MAX_TEXT_CHARS} characters"))
             ));
         }

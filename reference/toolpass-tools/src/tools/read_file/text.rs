@@ -9,9 +9,10 @@
 
 use std::io::{self, Read};
 
+use toolpass_core::fold::trim_end_js;
 use toolpass_core::text::{Bom, detect_bom};
 
-use super::node::{js_trim_end, utf16_len, utf16_prefix};
+use crate::tools::node::{utf16_len, utf16_prefix};
 
 /// Qwen's `TEXT_RANGE_FAST_PATH_MAX_SIZE`: files this large are streamed.
 pub(super) const STREAMING_MIN_SIZE: u64 = 10 * 1024 * 1024;
@@ -280,7 +281,7 @@ fn truncate_utf8(s: &str, max: usize) -> (&str, bool) {
 /// trimmed from every line, the line that crosses the character budget cut
 /// and marked, and the truncation header and display computed.
 pub(super) fn show(range: &Range, budget: Budget, shown_path: &str) -> Shown {
-    let selected: Vec<&str> = range.content.split('\n').map(js_trim_end).collect();
+    let selected: Vec<&str> = range.content.split('\n').map(trim_end_js).collect();
     let start_line = budget.offset;
     let mut lines_included = 0;
     let mut length_truncated = false;

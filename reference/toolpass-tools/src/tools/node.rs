@@ -1,12 +1,15 @@
 //! What Qwen Code's messages get from Node.js and JavaScript, reproduced so
 //! the texts match: `path.extname`, `path.relative`, Qwen's `makeRelative` and
-//! `shortenPath`, `String.prototype.trimEnd`, UTF-16 lengths (a JavaScript
+//! `shortenPath`, `String.prototype.trim`, UTF-16 lengths (a JavaScript
 //! string's `length`), and the text of Node's `fs` errors.
 //!
-//! Shared by the three file tools (`read_file`, `write_file`,
-//! `list_directory`).
+//! Shared by the file tools (`read_file`, `write_file`, `list_directory`) and
+//! `grep_search`. JavaScript's definition of white space (and `trimEnd`,
+//! which the matcher needs too) is `toolpass_core::fold`'s.
 
 use std::io;
+
+use toolpass_core::fold::is_js_whitespace;
 
 /// `path.extname` of a path's last component: from the last `.` on, or
 /// empty when the name has no dot or only leading dots before it.
@@ -157,29 +160,22 @@ pub(crate) fn shorten_path(path: &str) -> String {
     }
 }
 
-/// JavaScript's `trimEnd`: ECMAScript white space and line terminators,
-/// which include U+FEFF and exclude U+0085 (unlike `str::trim_end`).
+/// JavaScript's `String.prototype.trim`: white space and line terminators,
+/// which include U+FEFF and exclude U+0085 (unlike `str::trim`).
 #[must_use]
-pub(crate) fn js_trim_end(s: &str) -> &str {
-    s.trim_end_matches(|c: char| {
-        matches!(
-            c,
-            '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-                ..='\u{200A}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{202F}'
-                    | '\u{205F}'
-                    | '\u{3000}'
-                    | '\u{FEFF}'
-        )
-    })
+pub(crate) fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
 }
 
 /// A JavaScript string's `length`: UTF-16 code units.
 #[must_use]
 pub(crate) fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
+    // grep_search measures every output line: ASCII needs no decoding.
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
 }
 
 /// JavaScript's `s.substring(0, units)`, except that a surrogate pair the
@@ -281,9 +277,9 @@ mod tests {
     }
 
     #[test]
-    fn trim_end_is_javascripts() {
-        assert_eq!(js_trim_end("a \t\r\u{FEFF}\u{3000}"), "a");
-        assert_eq!(js_trim_end("a\u{85}"), "a\u{85}");
+    fn js_trim_is_not_rusts_trim() {
+        assert_eq!(js_trim("\u{feff} a \u{85}"), "a \u{85}");
+        assert_eq!(js_trim("\u{a0}\u{3000}x\t\r"), "x");
     }
 
     #[test]
@@ -291,6 +287,7 @@ mod tests {
         assert_eq!(utf16_len("a😀"), 3);
         assert_eq!(utf16_prefix("a😀b", 2), "a");
         assert_eq!(utf16_prefix("a😀b", 3), "a😀");
+        assert_eq!(utf16_prefix("abc", 10), "abc");
         assert_eq!(utf16_suffix("a😀b", 2), "b");
         assert_eq!(utf16_suffix("a😀b", 3), "😀b");
     }
