@@ -6,9 +6,9 @@
 //! non-directory whose path matches the [`pattern`]. Qwen's
 //! `sortFileEntries` orders the list: files modified within the last 24 hours
 //! first, newest first, then the rest by `localeCompare` of the absolute path
-//! ([`collate`]). At most 100 paths are shown (fewer if the session's line
-//! threshold is lower), and the walk stops after 1 000 matches, as Qwen's
-//! does, saying "at least".
+//! ([`collate`](super::collate)). At most 100 paths are shown (fewer if the
+//! session's line threshold is lower), and the walk stops after 1 000
+//! matches, as Qwen's does, saying "at least".
 //!
 //! The walk is sequential and sorted by file name, so which 1 000 files a
 //! huge match keeps is deterministic (Qwen keeps the first 1 000 its
@@ -17,7 +17,6 @@
 //!
 //! The declaration is Qwen Code's, Apache-2.0, copied verbatim.
 
-pub mod collate;
 pub mod discovery;
 pub mod pattern;
 
@@ -29,9 +28,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use ignore::WalkBuilder;
 use serde::Deserialize;
 
-use self::collate::locale_cmp;
 use self::discovery::Discovery;
 use self::pattern::Pattern;
+use super::collate::locale_cmp;
 use super::grep_search::dir_arg::{SearchDir, resolve_dir};
 use crate::kind::Kind;
 use crate::result::{Display, ToolResult};
@@ -252,7 +251,12 @@ pub fn sort_entries(entries: &mut [Entry], now_ns: i128) {
         (true, true) => b.mtime_ns.cmp(&a.mtime_ns),
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
-        (false, false) => locale_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()),
+        (false, false) => {
+            let (a, b) = (a.path.to_string_lossy(), b.path.to_string_lossy());
+            // Where `localeCompare` says 0, Qwen keeps its stream order;
+            // byte order keeps ours independent of the walk.
+            locale_cmp(&a, &b).then_with(|| a.cmp(&b))
+        }
     });
 }
 

@@ -1,6 +1,7 @@
 //! The tools themselves, one module each, and the standard set a session
 //! starts with.
 
+pub mod collate;
 pub mod edit;
 pub mod glob;
 pub mod grep_search;

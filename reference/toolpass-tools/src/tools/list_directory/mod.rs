@@ -10,7 +10,6 @@
 //! directory-only patterns (`build/`) do not hide directories from the
 //! listing; that is kept, so both list the same entries.
 
-mod collate;
 pub(crate) mod ignore_files;
 
 use std::fs;
@@ -19,8 +18,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use self::collate::locale_cmp;
 use self::ignore_files::{GitIgnore, QwenIgnore};
+use super::collate::locale_cmp;
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::unescape_path;
 use crate::fileio::stat;
