@@ -2,8 +2,8 @@
 //! 0.24.4).
 //!
 //! Walks the directory (the workspace root, or `path`) without following
-//! symlinks, leaves out what [`discovery`] ignores, and lists every
-//! non-directory whose path matches the [`pattern`]. Qwen's
+//! symlinks, leaves out what [`ignore_files`](super::ignore_files) ignores,
+//! and lists every non-directory whose path matches the [`pattern`]. Qwen's
 //! `sortFileEntries` orders the list: files modified within the last 24 hours
 //! first, newest first, then the rest by `localeCompare` of the absolute path
 //! ([`collate`](super::collate)). At most 100 paths are shown (fewer if the
@@ -17,7 +17,6 @@
 //!
 //! The declaration is Qwen Code's, Apache-2.0, copied verbatim.
 
-pub mod discovery;
 pub mod pattern;
 
 use std::cmp::Ordering;
@@ -28,10 +27,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use ignore::WalkBuilder;
 use serde::Deserialize;
 
-use self::discovery::Discovery;
 use self::pattern::Pattern;
 use super::collate::locale_cmp;
 use super::grep_search::dir_arg::{SearchDir, resolve_dir};
+use super::ignore_files::Discovery;
 use crate::kind::Kind;
 use crate::result::{Display, ToolResult};
 use crate::session::Session;

@@ -5,6 +5,7 @@ pub mod collate;
 pub mod edit;
 pub mod glob;
 pub mod grep_search;
+pub mod ignore_files;
 pub mod list_directory;
 mod node;
 pub mod path_arg;

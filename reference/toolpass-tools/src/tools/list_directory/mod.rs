@@ -10,16 +10,14 @@
 //! directory-only patterns (`build/`) do not hide directories from the
 //! listing; that is kept, so both list the same entries.
 
-pub(crate) mod ignore_files;
-
 use std::fs;
 use std::io;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use self::ignore_files::{GitIgnore, QwenIgnore};
 use super::collate::locale_cmp;
+use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::unescape_path;
 use crate::fileio::stat;
@@ -182,7 +180,7 @@ impl ListDirectoryInvocation {
         let git = options
             .and_then(|o| o.respect_git_ignore)
             .unwrap_or(true)
-            .then(|| GitIgnore::for_dir(root, dir))
+            .then(|| GitIgnore::load(root))
             .flatten();
         let qwen = options
             .and_then(|o| o.respect_qwen_ignore)

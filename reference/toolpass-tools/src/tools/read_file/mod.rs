@@ -40,7 +40,7 @@ use toolpass_core::text::{TextErrorKind, decode};
 use self::file_type::{FileType, IMAGE_MAX_SOURCE_BYTES, SNIFF_LEN};
 use self::pdf::{MAX_PAGES_PER_READ, PageRange, PdfTools, parse_page_range};
 use self::text::{Budget, STREAMING_MIN_SIZE};
-use super::list_directory::ignore_files::QwenIgnore;
+use super::ignore_files::QwenIgnore;
 use super::node::{
     self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
 };
