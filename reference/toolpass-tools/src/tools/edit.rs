@@ -14,29 +14,22 @@
 //! check 3 once more just before the rename, so a writer that slips in after
 //! the last check keeps its bytes and the model is told to re-read.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 
 use serde::Deserialize;
 use toolpass_core::edit::{EditRequest, calculate_edit};
-use toolpass_core::text::{self, Decoded, TextEncoding};
 
+use super::guarded_write::{CommitError, GuardedWrite};
 use super::path_arg::normalize_file_path;
-use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
 use crate::kind::Kind;
-use crate::prior_read::{Verb, changed_since_read, check_prior_read};
+use crate::prior_read::{Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolResult};
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "edit";
-
-/// `O_NONBLOCK`: opening a FIFO that replaced the file after the checks must
-/// not hang the session.
-const O_NONBLOCK: i32 = 0o4000;
 
 /// The `edit` tool.
 pub struct EditTool {
@@ -138,24 +131,22 @@ impl EditInvocation {
     /// The edit, with every failure as the early `Err` result.
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
-        let (path, shown) = (p.resolved.as_path(), p.file_path.as_str());
-        let check = |expect_existing| {
-            check_prior_read(
-                &session.read_cache(),
-                session.faults(),
-                path,
-                shown,
-                Verb::Editing,
-                expect_existing,
-            )
+        let shown = p.file_path.as_str();
+        let target = GuardedWrite {
+            session,
+            path: &p.resolved,
+            shown,
+            verb: Verb::Editing,
         };
 
         // Check 1: before the content is read at all.
-        let exists = check(false)?.is_some();
+        let exists = target.check(false)?.is_some();
         let current = if exists {
-            let decoded = read_text(path).map_err(|message| preparation_failure(&message))?;
+            let decoded = target
+                .read_current()
+                .map_err(|e| preparation_failure(&e.to_string()))?;
             // Check 2: the bytes just read are the bytes the model saw.
-            check(true)?;
+            target.check(true)?;
             Some(decoded)
         } else {
             None
@@ -172,26 +163,15 @@ impl EditInvocation {
                 ToolResult::failure(e.kind().code(), e.llm_message(), e.display_message())
             })?;
 
-        // Check 3: right before the write; a vanished file must not turn
-        // into a new one made from stale bytes.
-        let precondition = match check(!plan.is_new_file)? {
-            Some(meta) => Precondition::Unchanged(Fingerprint::of(&meta)),
-            None => Precondition::Absent,
-        };
-        let bytes = match &current {
-            Some(decoded) => text::encode(&plan.new_content, decoded.encoding, decoded.bom),
-            None => text::encode(&plan.new_content, TextEncoding::UTF_8, None),
-        }
-        .map_err(|e| write_failure("file_write_failure", &e.to_string()))?;
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|e| write_failure(io_code(&e), &e.to_string()))?;
-        }
-        let meta =
-            write_atomic(session.faults(), path, &bytes, precondition).map_err(|e| match e {
-                WriteError::Changed => ToolResult::from(changed_since_read(shown, Verb::Editing)),
-                WriteError::Io(e) => write_failure(io_code(&e), &e.to_string()),
+        // Check 3 runs in the commit, right before the write.
+        target
+            .commit(!plan.is_new_file, &plan.new_content, current.as_ref(), true)
+            .map_err(|e| match e {
+                CommitError::Refused(r) => ToolResult::from(r),
+                CommitError::Encode(e) => write_failure("file_write_failure", &e.to_string()),
+                CommitError::Changed => ToolResult::from(changed_since_read(shown, Verb::Editing)),
+                CommitError::Io(e) => write_failure(io_code(&e), &e.to_string()),
             })?;
-        session.read_cache().record_write(path, &meta, true);
 
         let old = current.map(|d| d.text).unwrap_or_default();
         Ok(ToolResult {
@@ -201,22 +181,6 @@ impl EditInvocation {
             error: None,
         })
     }
-}
-
-/// Reads and decodes a regular file without ever blocking on a FIFO.
-fn read_text(path: &Path) -> Result<Decoded, String> {
-    let mut file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(O_NONBLOCK)
-        .open(path)
-        .map_err(|e| e.to_string())?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    text::decode(&bytes).map_err(|e| e.to_string())
 }
 
 /// Qwen's result when `calculateEdit` throws.

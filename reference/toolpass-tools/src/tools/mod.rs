@@ -5,6 +5,7 @@ pub mod collate;
 pub mod edit;
 pub mod glob;
 pub mod grep_search;
+mod guarded_write;
 pub mod ignore_files;
 pub mod list_directory;
 mod node;

@@ -17,29 +17,26 @@
 //! for `.html`/`.pdf`/... files does not exist here (`record_as_artifact` is
 //! accepted and has no effect).
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::borrow::Cow;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
 
 use serde::Deserialize;
-use toolpass_core::text::{self, Decoded, TextEncoding};
+use toolpass_core::text::Decoded;
 
+use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::unescape_path;
-use crate::fileio::{Fingerprint, Precondition, WriteError, errno_name, write_atomic};
+use crate::fileio::errno_name;
 use crate::kind::Kind;
-use crate::prior_read::{Refusal, Verb, changed_since_read, check_prior_read};
+use crate::prior_read::{Refusal, Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "write_file";
-
-/// `O_NONBLOCK`: a FIFO that replaced the file after the checks must not
-/// hang the session.
-const O_NONBLOCK: i32 = 0o4000;
 
 /// The `write_file` tool.
 pub struct WriteFileTool {
@@ -168,24 +165,19 @@ impl WriteFileInvocation {
     /// The write, with every failure as the early `Err` result.
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
-        let (path, shown) = (p.resolved.as_path(), p.file_path.as_str());
-        let check = |expect_existing| {
-            check_prior_read(
-                &session.read_cache(),
-                session.faults(),
-                path,
-                shown,
-                Verb::Overwriting,
-                expect_existing,
-            )
-            .map_err(refusal)
+        let shown = p.file_path.as_str();
+        let target = GuardedWrite {
+            session,
+            path: &p.resolved,
+            shown,
+            verb: Verb::Overwriting,
         };
 
         // Check 1: before the current content is read.
-        let mut exists = check(false)?.is_some();
+        let mut exists = target.check(false)?.is_some();
         let mut current: Option<Decoded> = None;
         if exists {
-            match read_existing(path) {
+            match target.read_current() {
                 Ok(decoded) => current = Some(decoded),
                 // Gone since the check: this is a create now, as in Qwen.
                 Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
@@ -199,50 +191,44 @@ impl WriteFileInvocation {
                         ),
                     ));
                 }
-                Err(ReadError::Text(message)) => {
+                Err(e @ ReadError::NotRegular(_)) => {
                     return Err(write_failure(
                         "file_write_failure",
-                        format!("Error checking existing file: {message}"),
+                        format!("Error checking existing file: {e}"),
+                    ));
+                }
+                Err(ReadError::Decode(e)) => {
+                    return Err(write_failure(
+                        "file_write_failure",
+                        format!("Error checking existing file: failed to decode file: {e}"),
                     ));
                 }
             }
         }
         if exists {
             // Check 2: the bytes just read are the bytes the model saw.
-            check(true)?;
+            target.check(true)?;
         }
-        // Check 3: right before the write; a file that vanished after it was
-        // read must not be re-created from this call.
-        let precondition = match check(exists)? {
-            Some(meta) => Precondition::Unchanged(Fingerprint::of(&meta)),
-            None => Precondition::Absent,
+        // Check 3 runs in the commit, right before the write; a file that
+        // vanished after it was read must not be re-created from this call.
+        let content = match &current {
+            Some(decoded) => decoded.line_ending().restore(&p.content),
+            None => Cow::Borrowed(p.content.as_str()),
         };
-
-        let bytes = match &current {
-            Some(decoded) => {
-                let content = decoded.line_ending().restore(&p.content);
-                text::encode(&content, decoded.encoding, decoded.bom)
-            }
-            None => text::encode(&p.content, TextEncoding::UTF_8, None),
-        }
-        .map_err(|e| {
-            write_failure(
-                "file_write_failure",
-                format!("Error writing to file: failed to encode content: {e}"),
-            )
-        })?;
-        if !exists && let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|e| io_failure(&e, shown))?;
-        }
-        let meta =
-            write_atomic(session.faults(), path, &bytes, precondition).map_err(|e| match e {
-                WriteError::Changed if exists => {
-                    refusal(changed_since_read(shown, Verb::Overwriting))
+        target
+            .commit(exists, &content, current.as_ref(), !exists)
+            .map_err(|e| match e {
+                CommitError::Refused(r) => ToolResult::from(r),
+                CommitError::Encode(e) => write_failure(
+                    "file_write_failure",
+                    format!("Error writing to file: failed to encode content: {e}"),
+                ),
+                CommitError::Changed if exists => {
+                    ToolResult::from(changed_since_read(shown, Verb::Overwriting))
                 }
-                WriteError::Changed => refusal(appeared(shown)),
-                WriteError::Io(e) => io_failure(&e, shown),
+                CommitError::Changed => ToolResult::from(appeared(shown)),
+                CommitError::Io(e) => io_failure(&e, shown),
             })?;
-        session.read_cache().record_write(path, &meta, true);
 
         let mut message = if exists {
             format!("Successfully overwrote file: {shown}.")
@@ -263,36 +249,6 @@ impl WriteFileInvocation {
             error: None,
         })
     }
-}
-
-/// Why the current content could not be read.
-enum ReadError {
-    Io(io::Error),
-    Text(String),
-}
-
-/// Reads and decodes the file being overwritten, never blocking on a FIFO.
-fn read_existing(path: &Path) -> Result<Decoded, ReadError> {
-    let mut file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(O_NONBLOCK)
-        .open(path)
-        .map_err(ReadError::Io)?;
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::Text(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(ReadError::Io)?;
-    text::decode(&bytes).map_err(|e| ReadError::Text(format!("failed to decode file: {e}")))
-}
-
-/// Qwen's result for a refused prior-read check.
-fn refusal(r: Refusal) -> ToolResult {
-    ToolResult::from(r)
 }
 
 /// The refusal when a file appeared between the last check and the commit

@@ -1,0 +1,138 @@
+//! The write path `edit` and `write_file` share: the prior-read checks of
+//! seed §6.1 around reading the current content, and the commit (the last
+//! check, encoding in the file's own encoding, the parents, the atomic write
+//! guarded by the last fingerprint, recording the write).
+//!
+//! It returns what happened, never a text: each tool words its failures the
+//! way its Qwen counterpart does, and the two differ.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use toolpass_core::text::{self, Decoded, TextEncoding, TextError};
+
+use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
+use crate::prior_read::{Decision, Refusal, Verb, check_prior_read};
+use crate::session::Session;
+
+/// `O_NONBLOCK`: a FIFO that replaced the file after the checks must not
+/// hang the session.
+const O_NONBLOCK: i32 = 0o4000;
+
+/// One file a tool is about to mutate.
+pub(crate) struct GuardedWrite<'a> {
+    /// The session whose read cache and faults apply.
+    pub(crate) session: &'a Session,
+    /// The real path under the sandbox.
+    pub(crate) path: &'a Path,
+    /// The path as the model gave it, for the texts.
+    pub(crate) shown: &'a str,
+    /// Which tool asks, for the refusals' wording.
+    pub(crate) verb: Verb,
+}
+
+/// Why the current content could not be read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// Opening or reading failed.
+    Io(io::Error),
+    /// The path is not a regular file any more (a FIFO, a device, ...).
+    NotRegular(String),
+    /// The bytes do not decode to text that writes back unchanged.
+    Decode(TextError),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => e.fmt(f),
+            ReadError::NotRegular(path) => write!(f, "{path} is not a regular file"),
+            ReadError::Decode(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Why the commit did not happen. The file keeps its bytes in every case.
+#[derive(Debug)]
+pub(crate) enum CommitError {
+    /// The last prior-read check refused.
+    Refused(Refusal),
+    /// The file's encoding cannot represent the new text.
+    Encode(TextError),
+    /// The file changed (or appeared) between the last check and the rename.
+    Changed,
+    /// Creating the parents or writing failed.
+    Io(io::Error),
+}
+
+impl GuardedWrite<'_> {
+    /// Qwen's `checkPriorRead` for this file.
+    pub(crate) fn check(&self, expect_existing: bool) -> Decision {
+        check_prior_read(
+            &self.session.read_cache(),
+            self.session.faults(),
+            self.path,
+            self.shown,
+            self.verb,
+            expect_existing,
+        )
+    }
+
+    /// Reads and decodes the current content, never blocking on a FIFO.
+    pub(crate) fn read_current(&self) -> Result<Decoded, ReadError> {
+        let mut file: File = OpenOptions::new()
+            .read(true)
+            .custom_flags(O_NONBLOCK)
+            .open(self.path)
+            .map_err(ReadError::Io)?;
+        let meta = file.metadata().map_err(ReadError::Io)?;
+        if !meta.is_file() {
+            return Err(ReadError::NotRegular(self.path.display().to_string()));
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.read_to_end(&mut bytes).map_err(ReadError::Io)?;
+        text::decode(&bytes).map_err(ReadError::Decode)
+    }
+
+    /// The last check (`expect_existing` unless creating), then `content`
+    /// encoded as `current` was (UTF-8 without a BOM for a new file),
+    /// written atomically and recorded as this session's write.
+    /// `create_parents` follows the Qwen tool: `edit` always makes the
+    /// parent directories, `write_file` only for a new file.
+    pub(crate) fn commit(
+        &self,
+        expect_existing: bool,
+        content: &str,
+        current: Option<&Decoded>,
+        create_parents: bool,
+    ) -> Result<(), CommitError> {
+        // Right before the write, since a confirmation may take long; a
+        // vanished file must not turn into a new one made from stale bytes.
+        let precondition = match self.check(expect_existing).map_err(CommitError::Refused)? {
+            Some(meta) => Precondition::Unchanged(Fingerprint::of(&meta)),
+            None => Precondition::Absent,
+        };
+        let bytes = match current {
+            Some(decoded) => text::encode(content, decoded.encoding, decoded.bom),
+            None => text::encode(content, TextEncoding::UTF_8, None),
+        }
+        .map_err(CommitError::Encode)?;
+        if create_parents && let Some(parent) = self.path.parent() {
+            fs::create_dir_all(parent).map_err(CommitError::Io)?;
+        }
+        let meta =
+            write_atomic(self.session.faults(), self.path, &bytes, precondition).map_err(|e| {
+                match e {
+                    WriteError::Changed => CommitError::Changed,
+                    WriteError::Io(e) => CommitError::Io(e),
+                }
+            })?;
+        self.session
+            .read_cache()
+            .record_write(self.path, &meta, true);
+        Ok(())
+    }
+}
