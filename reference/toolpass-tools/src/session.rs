@@ -36,8 +36,31 @@ impl Default for SessionConfig {
     }
 }
 
+/// Qwen's file-history backup (`FileHistoryService.trackEdit`): a copy of a
+/// file taken before a tool overwrites it.
+///
+/// The tools call it *before* their last freshness check, as Qwen does
+/// (seed §6.3): a backup can take hundreds of milliseconds on a large file,
+/// and taken after the check it would stretch "check, then write" from two
+/// adjacent syscalls into "check, long copy, write". The reference keeps no
+/// history; the hook is the seam where one plugs in, and tests use it to pin
+/// the order.
+pub trait EditBackup: Send + Sync {
+    /// Backs up `path` before it is written. Best effort: a failure must
+    /// not stop the write.
+    fn track_edit(&self, path: &Path);
+}
+
+/// The default: no file history.
+struct NoBackup;
+
+impl EditBackup for NoBackup {
+    fn track_edit(&self, _path: &Path) {}
+}
+
 /// A session.
 pub struct Session {
+    backup: Box<dyn EditBackup>,
     /// Where truncated outputs are written in full; removed with the session.
     /// It lives outside the root, so spill files never show up in the
     /// model's workspace, and the sandbox admits it so `read_file` can
@@ -65,6 +88,7 @@ impl Session {
             .prefix("toolpass-spill-")
             .tempdir()?;
         Ok(Session {
+            backup: Box::new(NoBackup),
             sandbox: Sandbox::new(root)?.admitting(spill.path())?,
             spill,
             config,
@@ -78,6 +102,17 @@ impl Session {
     #[must_use]
     pub fn sandbox(&self) -> &Sandbox {
         &self.sandbox
+    }
+
+    /// The file-history hook the writing tools call before their last check.
+    #[must_use]
+    pub fn backup(&self) -> &dyn EditBackup {
+        self.backup.as_ref()
+    }
+
+    /// Installs a file-history hook.
+    pub fn set_backup(&mut self, backup: Box<dyn EditBackup>) {
+        self.backup = backup;
     }
 
     /// The directory spill files are written to.
