@@ -132,12 +132,7 @@ impl EditInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite {
-            session,
-            path: &p.resolved,
-            shown,
-            verb: Verb::Editing,
-        };
+        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing);
 
         // Check 1: before the content is read at all.
         let exists = target.check(false)?.is_some();

@@ -24,14 +24,10 @@ const O_NONBLOCK: i32 = 0o4000;
 
 /// One file a tool is about to mutate.
 pub(crate) struct GuardedWrite<'a> {
-    /// The session whose read cache and faults apply.
-    pub(crate) session: &'a Session,
-    /// The real path under the sandbox.
-    pub(crate) path: &'a Path,
-    /// The path as the model gave it, for the texts.
-    pub(crate) shown: &'a str,
-    /// Which tool asks, for the refusals' wording.
-    pub(crate) verb: Verb,
+    session: &'a Session,
+    path: &'a Path,
+    shown: &'a str,
+    verb: Verb,
 }
 
 /// Why the current content could not be read.
@@ -68,7 +64,18 @@ pub(crate) enum CommitError {
     Io(io::Error),
 }
 
-impl GuardedWrite<'_> {
+impl<'a> GuardedWrite<'a> {
+    /// The real path `path` under the sandbox of `session`, shown to the
+    /// model as `shown`, mutated by the tool `verb` names.
+    pub(crate) fn new(session: &'a Session, path: &'a Path, shown: &'a str, verb: Verb) -> Self {
+        GuardedWrite {
+            session,
+            path,
+            shown,
+            verb,
+        }
+    }
+
     /// Qwen's `checkPriorRead` for this file.
     pub(crate) fn check(&self, expect_existing: bool) -> Decision {
         check_prior_read(

@@ -166,12 +166,7 @@ impl WriteFileInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite {
-            session,
-            path: &p.resolved,
-            shown,
-            verb: Verb::Overwriting,
-        };
+        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting);
 
         // Check 1: before the current content is read.
         let mut exists = target.check(false)?.is_some();
