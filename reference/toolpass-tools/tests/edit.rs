@@ -3,81 +3,33 @@
 //! fidelity. Reads are recorded straight into the read cache, the way the
 //! `read_file` tool records them, so these tests need no other tool.
 
+mod common;
+
 use std::fs;
-use std::path::PathBuf;
 
 use serde_json::json;
 use toolpass_tools::faults::{CONCURRENT_WRITE, FaultPoint};
-use toolpass_tools::read_cache::ReadKind;
 use toolpass_tools::result::ToolResult;
-use toolpass_tools::session::{Session, SessionConfig};
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
-}
+use common::{FULL_TEXT, PARTIAL_TEXT, Sandbox, code};
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), SessionConfig::default()).unwrap();
-        Sandbox { _dir: dir, session }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.session.sandbox().root().join(name)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path(name);
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    /// Records a read of `name` as the read tool would.
-    fn read(&self, name: &str, full: bool) {
-        let path = self.path(name);
-        let meta = fs::metadata(&path).unwrap();
-        self.session.read_cache().record_read(
-            &path,
-            &meta,
-            ReadKind {
-                full,
-                cacheable: true,
-            },
-        );
-    }
-
-    fn edit(&self, name: &str, old: &str, new: &str) -> ToolResult {
-        self.edit_args(json!({
-            "file_path": self.path(name).to_str().unwrap(),
+/// Calls `edit` on `name` the way the model does.
+fn edit(sb: &Sandbox, name: &str, old: &str, new: &str) -> ToolResult {
+    sb.call(
+        "edit",
+        json!({
+            "file_path": sb.arg(name),
             "old_string": old,
             "new_string": new,
-        }))
-    }
-
-    fn edit_args(&self, args: serde_json::Value) -> ToolResult {
-        let tool = self.session.registry().get("edit").unwrap().clone();
-        match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
-        }
-    }
-
-    fn bytes(&self, name: &str) -> Vec<u8> {
-        fs::read(self.path(name)).unwrap()
-    }
-}
-
-fn code(result: &ToolResult) -> Option<&'static str> {
-    result.error.as_ref().map(|e| e.code)
+        }),
+    )
 }
 
 #[test]
 fn an_unread_file_cannot_be_edited_and_keeps_its_bytes() {
     let sb = Sandbox::new();
     sb.write("a.txt", "hello\n");
-    let result = sb.edit("a.txt", "hello", "bye");
+    let result = edit(&sb, "a.txt", "hello", "bye");
     assert_eq!(code(&result), Some("edit_requires_prior_read"));
     assert!(
         result
@@ -91,8 +43,8 @@ fn an_unread_file_cannot_be_edited_and_keeps_its_bytes() {
 fn a_read_file_is_edited_and_the_model_sees_the_snippet() {
     let sb = Sandbox::new();
     sb.write("a.txt", "one\ntwo\nthree\n");
-    sb.read("a.txt", true);
-    let result = sb.edit("a.txt", "two", "2");
+    sb.record_read("a.txt", FULL_TEXT);
+    let result = edit(&sb, "a.txt", "two", "2");
     assert_eq!(code(&result), None, "{}", result.llm_content);
     assert_eq!(sb.bytes("a.txt"), b"one\n2\nthree\n");
     let shown = sb.path("a.txt");
@@ -110,18 +62,18 @@ fn a_partial_read_is_enough_to_edit() {
     // Qwen 0.24: any read counts; the mtime/size check is the safety net.
     let sb = Sandbox::new();
     sb.write("a.txt", "one\ntwo\n");
-    sb.read("a.txt", false);
-    assert_eq!(code(&sb.edit("a.txt", "one", "1")), None);
+    sb.record_read("a.txt", PARTIAL_TEXT);
+    assert_eq!(code(&edit(&sb, "a.txt", "one", "1")), None);
 }
 
 #[test]
 fn a_created_file_can_be_edited_again_without_a_read() {
     let sb = Sandbox::new();
-    let created = sb.edit("new/dir/b.txt", "", "fresh\n");
+    let created = edit(&sb, "new/dir/b.txt", "", "fresh\n");
     assert_eq!(code(&created), None, "{}", created.llm_content);
     assert!(created.llm_content.starts_with("Created new file: "));
     assert_eq!(sb.bytes("new/dir/b.txt"), b"fresh\n");
-    assert_eq!(code(&sb.edit("new/dir/b.txt", "fresh", "again")), None);
+    assert_eq!(code(&edit(&sb, "new/dir/b.txt", "fresh", "again")), None);
     assert_eq!(sb.bytes("new/dir/b.txt"), b"again\n");
 }
 
@@ -129,9 +81,9 @@ fn a_created_file_can_be_edited_again_without_a_read() {
 fn a_file_changed_since_the_read_is_refused() {
     let sb = Sandbox::new();
     sb.write("a.txt", "v1\n");
-    sb.read("a.txt", true);
+    sb.record_read("a.txt", FULL_TEXT);
     sb.write("a.txt", "v2 longer\n");
-    let result = sb.edit("a.txt", "v2", "v3");
+    let result = edit(&sb, "a.txt", "v2", "v3");
     assert_eq!(code(&result), Some("file_changed_since_read"));
     assert_eq!(sb.bytes("a.txt"), b"v2 longer\n");
 }
@@ -141,11 +93,11 @@ fn a_file_changed_since_the_read_is_refused() {
 fn stat_fault_at(nth: u32) {
     let sb = Sandbox::new();
     sb.write("a.txt", "x = 1\n");
-    sb.read("a.txt", true);
+    sb.record_read("a.txt", FULL_TEXT);
     sb.session
         .faults()
         .arm_after(FaultPoint::FsStat, nth - 1, 1);
-    let result = sb.edit("a.txt", "x = 1", "x = 2");
+    let result = edit(&sb, "a.txt", "x = 1", "x = 2");
     assert_eq!(
         code(&result),
         Some("prior_read_verification_failed"),
@@ -178,9 +130,9 @@ fn window_before_write_fails_closed_on_a_stat_error() {
 fn window_before_commit_keeps_the_other_writers_bytes() {
     let sb = Sandbox::new();
     sb.write("a.txt", "x = 1\n");
-    sb.read("a.txt", true);
+    sb.record_read("a.txt", FULL_TEXT);
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
-    let result = sb.edit("a.txt", "x = 1", "x = 2");
+    let result = edit(&sb, "a.txt", "x = 1", "x = 2");
     assert_eq!(code(&result), Some("file_changed_since_read"));
     assert_eq!(
         sb.bytes("a.txt"),
@@ -198,7 +150,7 @@ fn window_before_commit_keeps_the_other_writers_bytes() {
 fn a_directory_is_refused() {
     let sb = Sandbox::new();
     fs::create_dir(sb.path("d")).unwrap();
-    assert_eq!(code(&sb.edit("d", "a", "b")), Some("target_is_directory"));
+    assert_eq!(code(&edit(&sb, "d", "a", "b")), Some("target_is_directory"));
 }
 
 #[test]
@@ -210,7 +162,7 @@ fn a_fifo_is_refused_without_blocking() {
         .status()
         .unwrap();
     assert!(status.success());
-    let result = sb.edit("pipe", "a", "b");
+    let result = edit(&sb, "pipe", "a", "b");
     assert_eq!(code(&result), Some("edit_requires_prior_read"));
     assert!(result.llm_content.contains("FIFO"));
 }
@@ -226,8 +178,10 @@ fn paths_outside_the_root_are_refused_before_any_io() {
         target.to_str().unwrap().to_owned(),
         format!("{}/link/x.txt", sb.path("").display()),
     ] {
-        let result =
-            sb.edit_args(json!({"file_path": path, "old_string": "", "new_string": "pwned"}));
+        let result = sb.call(
+            "edit",
+            json!({"file_path": path, "old_string": "", "new_string": "pwned"}),
+        );
         assert_eq!(code(&result), Some("path_not_in_workspace"), "{path}");
     }
     assert_eq!(fs::read(&target).unwrap(), b"secret\n");
@@ -236,14 +190,19 @@ fn paths_outside_the_root_are_refused_before_any_io() {
 #[test]
 fn invalid_arguments_get_qwens_invalid_params_text() {
     let sb = Sandbox::new();
-    let result =
-        sb.edit_args(json!({"file_path": "relative.txt", "old_string": "a", "new_string": "b"}));
+    let result = sb.call(
+        "edit",
+        json!({"file_path": "relative.txt", "old_string": "a", "new_string": "b"}),
+    );
     assert_eq!(code(&result), Some("invalid_tool_params"));
     assert_eq!(
         result.llm_content,
         "File path must be absolute: relative.txt"
     );
-    let result = sb.edit_args(json!({"file_path": "/x", "old_string": 1, "new_string": "b"}));
+    let result = sb.call(
+        "edit",
+        json!({"file_path": "/x", "old_string": 1, "new_string": "b"}),
+    );
     assert_eq!(code(&result), Some("invalid_tool_params"));
     assert!(
         result.llm_content.contains("old_string"),
@@ -256,8 +215,11 @@ fn invalid_arguments_get_qwens_invalid_params_text() {
 fn crlf_bom_and_gbk_files_keep_their_encoding_and_line_endings() {
     let sb = Sandbox::new();
     sb.write("crlf.txt", "\u{feff}a\r\nold\r\nb\r\n");
-    sb.read("crlf.txt", true);
-    assert_eq!(code(&sb.edit("crlf.txt", "old\nb", "new\nlines\nb")), None);
+    sb.record_read("crlf.txt", FULL_TEXT);
+    assert_eq!(
+        code(&edit(&sb, "crlf.txt", "old\nb", "new\nlines\nb")),
+        None
+    );
     assert_eq!(
         sb.bytes("crlf.txt"),
         "\u{feff}a\r\nnew\r\nlines\r\nb\r\n".as_bytes()
@@ -268,8 +230,8 @@ fn crlf_bom_and_gbk_files_keep_their_encoding_and_line_endings() {
         0xC4, 0xE3, 0xBA, 0xC3, 0xA3, 0xAC, 0xCA, 0xC0, 0xBD, 0xE7, 0x0D, 0x0A,
     ];
     sb.write("gbk.txt", gbk);
-    sb.read("gbk.txt", true);
-    let result = sb.edit("gbk.txt", "世界", "朋友");
+    sb.record_read("gbk.txt", FULL_TEXT);
+    let result = edit(&sb, "gbk.txt", "世界", "朋友");
     assert_eq!(code(&result), None, "{}", result.llm_content);
     // "你好，朋友\r\n" in GBK: the bytes before the span are untouched.
     assert_eq!(
@@ -288,8 +250,8 @@ fn an_unencodable_replacement_is_refused_and_the_file_kept() {
         0xC4, 0xE3, 0xBA, 0xC3, 0xA3, 0xAC, 0xCA, 0xC0, 0xBD, 0xE7, 0x0D, 0x0A,
     ];
     sb.write("gbk.txt", gbk);
-    sb.read("gbk.txt", true);
-    let result = sb.edit("gbk.txt", "世界", "😀");
+    sb.record_read("gbk.txt", FULL_TEXT);
+    let result = edit(&sb, "gbk.txt", "世界", "😀");
     assert_eq!(
         code(&result),
         Some("file_write_failure"),
@@ -305,8 +267,8 @@ fn the_file_mode_survives_the_atomic_write() {
     let sb = Sandbox::new();
     let path = sb.write("run.sh", "echo hi\n");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    sb.read("run.sh", true);
-    assert_eq!(code(&sb.edit("run.sh", "hi", "there")), None);
+    sb.record_read("run.sh", FULL_TEXT);
+    assert_eq!(code(&edit(&sb, "run.sh", "hi", "there")), None);
     assert_eq!(
         fs::metadata(&path).unwrap().permissions().mode() & 0o777,
         0o755
@@ -317,7 +279,7 @@ fn the_file_mode_survives_the_atomic_write() {
 fn every_edit_error_code_reaches_the_model() {
     let sb = Sandbox::new();
     sb.write("a.txt", "one one\n");
-    sb.read("a.txt", true);
+    sb.record_read("a.txt", FULL_TEXT);
     let cases = [
         ("missing.txt", "x", "y", "file_not_found"),
         ("a.txt", "", "y", "attempt_to_create_existing_file"),
@@ -326,7 +288,7 @@ fn every_edit_error_code_reaches_the_model() {
         ("a.txt", "one one", "one one", "edit_no_change"),
     ];
     for (name, old, new, expected) in cases {
-        let result = sb.edit(name, old, new);
+        let result = edit(&sb, name, old, new);
         assert_eq!(
             code(&result),
             Some(expected),

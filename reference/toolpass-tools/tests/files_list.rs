@@ -1,58 +1,31 @@
 //! `list_directory` end to end. Expected texts were taken from Qwen Code
 //! 0.24.4's `LSTool` run on the same trees.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use toolpass_tools::faults::FaultPoint;
-use toolpass_tools::result::ToolResult;
-use toolpass_tools::session::{Session, SessionConfig};
-use toolpass_tools::tool::BuildError;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
+use common::Sandbox;
+
+/// A sandbox holding `files` (name, content).
+fn sandbox(files: &[(&str, &str)]) -> Sandbox {
+    let sb = Sandbox::new();
+    for (name, content) in files {
+        sb.write(name, content);
+    }
+    sb
 }
 
-impl Sandbox {
-    fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), SessionConfig::default()).unwrap();
-        let sb = Sandbox { _dir: dir, session };
-        for (name, content) in files {
-            let path = sb.path(name);
-            fs::create_dir_all(path.parent().unwrap()).unwrap();
-            fs::write(path, content).unwrap();
-        }
-        sb
-    }
-
-    fn root(&self) -> &Path {
-        self.session.sandbox().root()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.root().join(name)
-    }
-
-    fn arg(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_owned()
-    }
-
-    fn build(&self, args: &Value) -> Result<ToolResult, BuildError> {
-        let tool = self.session.registry().get("list_directory").unwrap();
-        Ok(tool.build(args, &self.session)?.execute(&self.session))
-    }
-
-    /// The listing with the root shown as `{root}`.
-    fn list(&self, args: Value) -> String {
-        let result = self.build(&args).unwrap();
-        assert!(result.error.is_none(), "{result:?}");
-        result
-            .llm_content
-            .replace(self.root().to_str().unwrap(), "{root}")
-    }
+/// The listing with the root shown as `{root}`.
+fn list(sb: &Sandbox, args: Value) -> String {
+    let result = sb.execute("list_directory", args);
+    assert!(result.error.is_none(), "{result:?}");
+    result
+        .llm_content
+        .replace(sb.root().to_str().unwrap(), "{root}")
 }
 
 const TREE: &[(&str, &str)] = &[
@@ -73,10 +46,10 @@ const TREE: &[(&str, &str)] = &[
 
 #[test]
 fn directories_first_then_locale_order_with_ignored_counts() {
-    let sb = Sandbox::new(TREE);
+    let sb = sandbox(TREE);
     // `build/` does not hide the directory: Qwen hands the filters paths
     // without a trailing slash.
-    insta::assert_snapshot!(sb.list(json!({"path": sb.arg("")})), @r"
+    insta::assert_snapshot!(list(&sb, json!({"path": sb.arg("")})), @r"
     Listed 10 item(s) in {root}/:
     ---
     [DIR] build
@@ -96,23 +69,26 @@ fn directories_first_then_locale_order_with_ignored_counts() {
 
 #[test]
 fn ignore_globs_and_filtering_options() {
-    let sb = Sandbox::new(TREE);
+    let sb = sandbox(TREE);
     let root = sb.root().to_str().unwrap().to_owned();
     assert_eq!(
-        sb.list(json!({"path": root, "ignore": ["*.md", "a?b"]})),
+        list(&sb, json!({"path": root, "ignore": ["*.md", "a?b"]})),
         "Listed 7 item(s) in {root}:\n---\n[DIR] build\n[DIR] src\n[DIR] Zeta\n.gitignore\n.hidden\n.qwenignore\nkeep.log\n\n(2 git-ignored, 1 qwen-ignored)"
     );
     assert_eq!(
-        sb.list(json!({"path": root, "file_filtering_options": {"respect_git_ignore": false, "respect_qwen_ignore": false}})),
+        list(
+            &sb,
+            json!({"path": root, "file_filtering_options": {"respect_git_ignore": false, "respect_qwen_ignore": false}})
+        ),
         "Listed 13 item(s) in {root}:\n---\n[DIR] .git\n[DIR] build\n[DIR] src\n[DIR] Zeta\n.gitignore\n.hidden\n.qwenignore\na_b\na-b\nA.md\nb.txt\ndebug.log\nkeep.log"
     );
 }
 
 #[test]
 fn gitignore_needs_a_repository() {
-    let sb = Sandbox::new(&[(".gitignore", "*.log\n"), ("a.log", "")]);
+    let sb = sandbox(&[(".gitignore", "*.log\n"), ("a.log", "")]);
     assert_eq!(
-        sb.list(json!({"path": sb.root()})),
+        list(&sb, json!({"path": sb.root()})),
         "Listed 2 item(s) in {root}:\n---\n.gitignore\na.log"
     );
 }
@@ -121,21 +97,21 @@ fn gitignore_needs_a_repository() {
 fn more_than_a_hundred_entries_are_cut() {
     let names: Vec<String> = (1..=105).map(|i| format!("many/f{i}")).collect();
     let files: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "")).collect();
-    let sb = Sandbox::new(&files);
-    let listing = sb.list(json!({"path": sb.arg("many")}));
+    let sb = sandbox(&files);
+    let listing = list(&sb, json!({"path": sb.arg("many")}));
     assert!(listing.starts_with("Listed 105 item(s) in {root}/many:\n---\nf1\nf10\nf100\nf101\n"));
     assert!(listing.ends_with("\nf93\nf94\n---\n[5 items truncated] ..."));
 }
 
 #[test]
 fn empty_missing_and_non_directories() {
-    let sb = Sandbox::new(&[("b.txt", "")]);
+    let sb = sandbox(&[("b.txt", "")]);
     fs::create_dir(sb.path("empty")).unwrap();
     assert_eq!(
-        sb.list(json!({"path": sb.arg("empty")})),
+        list(&sb, json!({"path": sb.arg("empty")})),
         "Directory {root}/empty is empty."
     );
-    let missing = sb.build(&json!({"path": sb.arg("nope")})).unwrap();
+    let missing = sb.execute("list_directory", json!({"path": sb.arg("nope")}));
     let error = missing.error.unwrap();
     assert_eq!(error.code, "ls_execution_error");
     assert_eq!(
@@ -145,7 +121,7 @@ fn empty_missing_and_non_directories() {
             sb.arg("nope")
         )
     );
-    let file = sb.build(&json!({"path": sb.arg("b.txt")})).unwrap();
+    let file = sb.execute("list_directory", json!({"path": sb.arg("b.txt")}));
     let error = file.error.unwrap();
     assert_eq!(error.code, "path_is_not_a_directory");
     assert_eq!(
@@ -153,18 +129,18 @@ fn empty_missing_and_non_directories() {
         format!("Error: Path is not a directory: {}", sb.arg("b.txt"))
     );
     sb.session.faults().arm(FaultPoint::FsStat, 1);
-    let faulted = sb.build(&json!({"path": sb.arg("empty")})).unwrap();
+    let faulted = sb.execute("list_directory", json!({"path": sb.arg("empty")}));
     assert_eq!(faulted.error.unwrap().code, "ls_execution_error");
 }
 
 #[test]
 fn relative_and_outside_paths_are_refused() {
-    let sb = Sandbox::new(&[]);
-    let error = sb.build(&json!({"path": "rel"})).unwrap_err();
+    let sb = sandbox(&[]);
+    let error = sb.build_error("list_directory", json!({"path": "rel"}));
     assert_eq!(
         (error.code, error.message.as_str()),
         ("invalid_tool_params", "Path must be absolute: rel")
     );
-    let error = sb.build(&json!({"path": "/"})).unwrap_err();
+    let error = sb.build_error("list_directory", json!({"path": "/"}));
     assert_eq!(error.code, "path_not_in_workspace");
 }

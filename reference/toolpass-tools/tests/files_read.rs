@@ -2,93 +2,32 @@
 //! Qwen Code 0.24.4 run on the same files (its `executeToolCall`), except
 //! where a comment names a deliberate difference.
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::read_cache::CacheState;
 use toolpass_tools::result::ToolResult;
-use toolpass_tools::session::{Session, SessionConfig};
-use toolpass_tools::tool::{BuildError, Tool};
+use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tools::read_file::ReadFileTool;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
+use common::{Sandbox, ok};
+
+/// Reads `name` with the `read_file` tool, no range.
+fn read(sb: &Sandbox, name: &str) -> ToolResult {
+    sb.call("read_file", json!({"file_path": sb.arg(name)}))
 }
 
-impl Sandbox {
-    fn new() -> Self {
-        Self::with_config(SessionConfig::default())
+/// (full, cacheable) as recorded for `name`, if any.
+fn recorded(sb: &Sandbox, name: &str) -> Option<(bool, bool)> {
+    let meta = fs::metadata(sb.path(name)).unwrap();
+    match sb.session.read_cache().check(&meta) {
+        CacheState::Fresh(e) => Some((e.last_read_was_full, e.last_read_cacheable)),
+        _ => None,
     }
-
-    fn with_config(config: SessionConfig) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
-        Sandbox { _dir: dir, session }
-    }
-
-    fn root(&self) -> &Path {
-        self.session.sandbox().root()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.root().join(name)
-    }
-
-    fn arg(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_owned()
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) {
-        let path = self.path(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, bytes).unwrap();
-    }
-
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(
-            self.session.registry().get("read_file").unwrap().as_ref(),
-            args,
-        )
-    }
-
-    fn call_with(&self, tool: &dyn Tool, args: Value) -> ToolResult {
-        match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
-        }
-    }
-
-    /// The build error for `args` (Qwen's scheduler shows the model its
-    /// message as it is).
-    fn build_error(&self, args: Value) -> BuildError {
-        let tool = self.session.registry().get("read_file").unwrap();
-        match tool.build(&args, &self.session) {
-            Ok(_) => panic!("built: {args}"),
-            Err(e) => e,
-        }
-    }
-
-    fn read(&self, name: &str) -> ToolResult {
-        self.call(json!({"file_path": self.arg(name)}))
-    }
-
-    /// (full, cacheable) as recorded for `name`, if any.
-    fn recorded(&self, name: &str) -> Option<(bool, bool)> {
-        let meta = fs::metadata(self.path(name)).unwrap();
-        match self.session.read_cache().check(&meta) {
-            CacheState::Fresh(e) => Some((e.last_read_was_full, e.last_read_cacheable)),
-            _ => None,
-        }
-    }
-}
-
-fn ok(result: &ToolResult) -> &str {
-    assert!(result.error.is_none(), "unexpected error: {result:?}");
-    &result.llm_content
 }
 
 fn code(result: &ToolResult) -> &'static str {
@@ -103,15 +42,15 @@ fn message(result: &ToolResult) -> &str {
 fn crlf_is_shown_as_lf_and_trailing_white_space_is_trimmed() {
     let sb = Sandbox::new();
     sb.write("crlf.txt", "one  \r\ntwo\t\r\nthree\r\n");
-    assert_eq!(ok(&sb.read("crlf.txt")), "one\ntwo\nthree\n");
-    assert_eq!(sb.recorded("crlf.txt"), Some((true, true)));
+    assert_eq!(ok(&read(&sb, "crlf.txt")), "one\ntwo\nthree\n");
+    assert_eq!(recorded(&sb, "crlf.txt"), Some((true, true)));
 }
 
 #[test]
 fn bom_utf16_and_gbk_files_are_decoded() {
     let sb = Sandbox::new();
     sb.write("bom.txt", "\u{FEFF}hello\nworld\n");
-    assert_eq!(ok(&sb.read("bom.txt")), "hello\nworld\n");
+    assert_eq!(ok(&read(&sb, "bom.txt")), "hello\nworld\n");
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(
         "héllo\r\nwörld\r\n"
@@ -119,15 +58,15 @@ fn bom_utf16_and_gbk_files_are_decoded() {
             .flat_map(u16::to_le_bytes),
     );
     sb.write("u16.txt", utf16);
-    assert_eq!(ok(&sb.read("u16.txt")), "héllo\nwörld\n");
+    assert_eq!(ok(&read(&sb, "u16.txt")), "héllo\nwörld\n");
     // Beyond Qwen: its chardet reads these GBK bytes as ISO-8859-7 mojibake
     // ("ΔγΊΓ£¬Κΐ½η"); chardetng decodes them.
     sb.write(
         "gbk.txt",
         b"\xc4\xe3\xba\xc3\xa3\xac\xca\xc0\xbd\xe7\n\xb5\xda\xb6\xfe\xd0\xd0\n",
     );
-    assert_eq!(ok(&sb.read("gbk.txt")), "你好，世界\n第二行\n");
-    assert_eq!(sb.recorded("gbk.txt"), Some((true, true)));
+    assert_eq!(ok(&read(&sb, "gbk.txt")), "你好，世界\n第二行\n");
+    assert_eq!(recorded(&sb, "gbk.txt"), Some((true, true)));
 }
 
 #[test]
@@ -135,20 +74,26 @@ fn the_line_limit_truncates_with_qwens_header() {
     let sb = Sandbox::new();
     let text: String = (1..=1500).map(|i| format!("line {i}\n")).collect();
     sb.write("many.txt", &text);
-    let result = sb.read("many.txt");
+    let result = read(&sb, "many.txt");
     let content = ok(&result);
     assert!(content.starts_with("Showing lines 1-1000 of 1501 total lines.\n\n---\n\nline 1\n"));
     assert!(content.ends_with("\nline 1000"));
     assert_eq!(content.len(), 8940);
     // Truncated: a partial read, still text.
-    assert_eq!(sb.recorded("many.txt"), Some((false, true)));
+    assert_eq!(recorded(&sb, "many.txt"), Some((false, true)));
 
-    let tail = sb.call(json!({"file_path": sb.arg("many.txt"), "offset": 1495, "limit": 10}));
+    let tail = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("many.txt"), "offset": 1495, "limit": 10}),
+    );
     assert_eq!(
         ok(&tail),
         "Showing lines 1496-1501 of 1501 total lines.\n\n---\n\nline 1496\nline 1497\nline 1498\nline 1499\nline 1500\n"
     );
-    let past = sb.call(json!({"file_path": sb.arg("many.txt"), "offset": 2000, "limit": 10}));
+    let past = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("many.txt"), "offset": 2000, "limit": 10}),
+    );
     assert_eq!(
         ok(&past),
         "Showing lines 2001-2001 of 1501 total lines.\n\n---\n\n"
@@ -159,7 +104,10 @@ fn the_line_limit_truncates_with_qwens_header() {
 fn a_partial_read_is_recorded_partial_and_cacheable() {
     let sb = Sandbox::new();
     sb.write("a.txt", "1\n2\n3\n");
-    let result = sb.call(json!({"file_path": sb.arg("a.txt"), "offset": 1, "limit": 1}));
+    let result = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("a.txt"), "offset": 1, "limit": 1}),
+    );
     insta::assert_snapshot!(ok(&result), @r"
     Showing lines 2-2 of 4 total lines.
 
@@ -167,11 +115,14 @@ fn a_partial_read_is_recorded_partial_and_cacheable() {
 
     2
     ");
-    assert_eq!(sb.recorded("a.txt"), Some((false, true)));
+    assert_eq!(recorded(&sb, "a.txt"), Some((false, true)));
     // A range that happens to cover everything is still a ranged request.
-    let all = sb.call(json!({"file_path": sb.arg("a.txt"), "offset": 0, "limit": 10}));
+    let all = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("a.txt"), "offset": 0, "limit": 10}),
+    );
     assert_eq!(ok(&all), "1\n2\n3\n");
-    assert_eq!(sb.recorded("a.txt"), Some((false, true)));
+    assert_eq!(recorded(&sb, "a.txt"), Some((false, true)));
 }
 
 #[test]
@@ -181,35 +132,41 @@ fn a_long_line_is_cut_at_the_character_budget() {
         "long.txt",
         format!("short\n{}\nafter\n", "x".repeat(30_000)),
     );
-    let result = sb.read("long.txt");
+    let result = read(&sb, "long.txt");
     let content = ok(&result);
     assert_eq!(content.len(), 25_057);
     assert!(content.starts_with("Showing lines 1-2 of 4 total lines.\n\n---\n\nshort\nxxx"));
     assert!(content.ends_with("x... [truncated]"));
-    assert_eq!(sb.recorded("long.txt"), Some((false, true)));
+    assert_eq!(recorded(&sb, "long.txt"), Some((false, true)));
 }
 
 #[test]
 fn an_unchanged_file_read_in_full_gets_the_placeholder() {
     let sb = Sandbox::new();
     sb.write("a.txt", "x\n");
-    ok(&sb.read("a.txt"));
-    let again = sb.read("a.txt");
+    ok(&read(&sb, "a.txt"));
+    let again = read(&sb, "a.txt");
     insta::assert_snapshot!(ok(&again), @"[File a.txt unchanged since last read in this session — the full content was provided earlier in this conversation. If you cannot retrieve that prior content (e.g. after context compaction) or you suspect the file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit offset/limit to fetch current content.]");
     // A ranged read never gets it.
-    let ranged = sb.call(json!({"file_path": sb.arg("a.txt"), "offset": 0}));
+    let ranged = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("a.txt"), "offset": 0}),
+    );
     assert_eq!(ok(&ranged), "x\n");
     // After a change the content comes back.
     sb.write("a.txt", "changed\n");
-    assert_eq!(ok(&sb.read("a.txt")), "changed\n");
+    assert_eq!(ok(&read(&sb, "a.txt")), "changed\n");
 }
 
 #[test]
 fn a_partial_read_does_not_earn_the_placeholder() {
     let sb = Sandbox::new();
     sb.write("a.txt", "1\n2\n");
-    ok(&sb.call(json!({"file_path": sb.arg("a.txt"), "limit": 1})));
-    assert_eq!(ok(&sb.read("a.txt")), "1\n2\n");
+    ok(&sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("a.txt"), "limit": 1}),
+    ));
+    assert_eq!(ok(&read(&sb, "a.txt")), "1\n2\n");
 }
 
 #[test]
@@ -217,10 +174,10 @@ fn binary_files_are_described_and_recorded_as_not_cacheable() {
     let sb = Sandbox::new();
     sb.write("bin.dat", b"\x00\x01\x02binary");
     assert_eq!(
-        ok(&sb.read("bin.dat")),
+        ok(&read(&sb, "bin.dat")),
         "Cannot display content of binary file: bin.dat"
     );
-    assert_eq!(sb.recorded("bin.dat"), Some((true, false)));
+    assert_eq!(recorded(&sb, "bin.dat"), Some((true, false)));
 }
 
 #[test]
@@ -229,24 +186,24 @@ fn media_files_get_qwens_text_for_a_model_without_that_input() {
     let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
     png.extend([0u8; 20]);
     sb.write("img.png", png);
-    insta::assert_snapshot!(ok(&sb.read("img.png")), @r#"[Unsupported image file: "img.png". This model does not support image input. The read_file tool cannot process this type of file either. To handle this file, try using skills if applicable, or any tools installed at system wide, or let the user know you cannot process this type of file.]"#);
-    assert_eq!(sb.recorded("img.png"), Some((true, false)));
+    insta::assert_snapshot!(ok(&read(&sb, "img.png")), @r#"[Unsupported image file: "img.png". This model does not support image input. The read_file tool cannot process this type of file either. To handle this file, try using skills if applicable, or any tools installed at system wide, or let the user know you cannot process this type of file.]"#);
+    assert_eq!(recorded(&sb, "img.png"), Some((true, false)));
     sb.write("song.mp3", "ID3fake");
-    assert!(ok(&sb.read("song.mp3")).starts_with("[Unsupported audio file: \"song.mp3\"."));
+    assert!(ok(&read(&sb, "song.mp3")).starts_with("[Unsupported audio file: \"song.mp3\"."));
 }
 
 #[test]
 fn svg_is_text_and_notebooks_are_rendered() {
     let sb = Sandbox::new();
     sb.write("a.svg", "<svg>\n  <g/>  \n</svg>\n");
-    assert_eq!(ok(&sb.read("a.svg")), "<svg>\n  <g/>  \n</svg>\n");
-    assert_eq!(sb.recorded("a.svg"), Some((true, true)));
+    assert_eq!(ok(&read(&sb, "a.svg")), "<svg>\n  <g/>  \n</svg>\n");
+    assert_eq!(recorded(&sb, "a.svg"), Some((true, true)));
     let nb = json!({"metadata":{"language_info":{"name":"python"}},"nbformat":4,"nbformat_minor":5,"cells":[
         {"cell_type":"code","id":"c1","execution_count":1,"source":["x = 1\n","x"],
          "outputs":[{"output_type":"execute_result","data":{"text/plain":["1"]}}]},
         {"cell_type":"markdown","source":"# hi"}]});
     sb.write("nb.ipynb", nb.to_string());
-    insta::assert_snapshot!(ok(&sb.read("nb.ipynb")), @r"
+    insta::assert_snapshot!(ok(&read(&sb, "nb.ipynb")), @r"
     Jupyter Notebook (python, 2 cells)
 
     --- Code Cell c1 [1] ---
@@ -260,8 +217,11 @@ fn svg_is_text_and_notebooks_are_rendered() {
     --- Markdown Cell cell-1 ---
     # hi
     ");
-    assert_eq!(sb.recorded("nb.ipynb"), Some((true, false)));
-    let ranged = sb.build_error(json!({"file_path": sb.arg("nb.ipynb"), "offset": 1}));
+    assert_eq!(recorded(&sb, "nb.ipynb"), Some((true, false)));
+    let ranged = sb.build_error(
+        "read_file",
+        json!({"file_path": sb.arg("nb.ipynb"), "offset": 1}),
+    );
     assert_eq!(ranged.code, "invalid_tool_params");
     assert!(ranged.message.contains(&format!(
         "Retry with: {{\"file_path\":\"{}\",\"offset\":null,\"limit\":null,\"pages\":null}}",
@@ -274,7 +234,7 @@ fn pdfs_without_pdftotext_say_how_to_get_it() {
     let sb = Sandbox::new();
     sb.write("doc.pdf", "%PDF-1.4 fake");
     let tool = ReadFileTool::with_pdf_programs("/nonexistent/pdftotext", "/nonexistent/pdfinfo");
-    let result = sb.call_with(&tool, json!({"file_path": sb.arg("doc.pdf")}));
+    let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
     assert_eq!(code(&result), "read_content_failure");
     assert_eq!(
         message(&result),
@@ -293,7 +253,7 @@ fn pdf_text_comes_from_pdftotext() {
     fs::write(&script, "#!/bin/sh\necho \"text of $*\"\n").unwrap();
     fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
     let tool = ReadFileTool::with_pdf_programs(script.to_str().unwrap(), "/nonexistent/pdfinfo");
-    let result = sb.call_with(
+    let result = sb.call_tool(
         &tool,
         json!({"file_path": sb.arg("doc.pdf"), "pages": "2-3"}),
     );
@@ -301,13 +261,13 @@ fn pdf_text_comes_from_pdftotext() {
         ok(&result),
         format!("text of -layout -f 2 -l 3 -- {} -\n", sb.arg("doc.pdf"))
     );
-    assert_eq!(sb.recorded("doc.pdf"), Some((false, false)));
+    assert_eq!(recorded(&sb, "doc.pdf"), Some((false, false)));
 }
 
 #[test]
 fn missing_files_and_directories_have_qwens_codes() {
     let sb = Sandbox::new();
-    let missing = sb.read("nope.txt");
+    let missing = read(&sb, "nope.txt");
     assert_eq!(code(&missing), "file_not_found");
     assert_eq!(
         message(&missing),
@@ -318,7 +278,7 @@ fn missing_files_and_directories_have_qwens_codes() {
         "Could not read file because no file was found at the specified path."
     );
     fs::create_dir(sb.path("sub")).unwrap();
-    let dir = sb.read("sub");
+    let dir = read(&sb, "sub");
     assert_eq!(code(&dir), "target_is_directory");
     assert_eq!(
         message(&dir),
@@ -336,7 +296,7 @@ fn a_fifo_is_refused_without_blocking() {
         .unwrap();
     assert!(status.success());
     // No writer ever opens it: a blocking open would hang this test.
-    let result = sb.read("fifo");
+    let result = read(&sb, "fifo");
     assert_eq!(code(&result), "read_content_failure");
     assert_eq!(
         message(&result),
@@ -346,7 +306,7 @@ fn a_fifo_is_refused_without_blocking() {
         result.llm_content,
         "Cannot read file: fifo is not a regular file (e.g. device, socket, or pipe)."
     );
-    let device = sb.call(json!({"file_path": "/dev/null"}));
+    let device = sb.call("read_file", json!({"file_path": "/dev/null"}));
     assert_eq!(code(&device), "path_not_in_workspace");
 }
 
@@ -361,7 +321,7 @@ fn paths_outside_the_root_are_refused() {
         sb.arg("link/secret"),
         format!("{}/../x", sb.root().display()),
     ] {
-        let result = sb.call(json!({"file_path": path}));
+        let result = sb.call("read_file", json!({"file_path": path}));
         assert_eq!(code(&result), "path_not_in_workspace", "{path}");
     }
 }
@@ -401,13 +361,15 @@ fn invalid_parameters_use_qwens_messages() {
         ),
     ];
     for (args, expected) in cases {
-        let error = sb.build_error(args);
+        let error = sb.build_error("read_file", args);
         assert_eq!(error.code, "invalid_tool_params");
         assert_eq!(error.message, expected);
     }
     // Nulls are "omitted".
-    let nulls = sb
-        .call(json!({"file_path": sb.arg("a.txt"), "offset": null, "limit": null, "pages": null}));
+    let nulls = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("a.txt"), "offset": null, "limit": null, "pages": null}),
+    );
     assert_eq!(ok(&nulls), "x");
 }
 
@@ -416,7 +378,7 @@ fn qwenignored_files_are_refused() {
     let sb = Sandbox::new();
     sb.write(".qwenignore", "secret.txt\n");
     sb.write("secret.txt", "s");
-    let error = sb.build_error(json!({"file_path": sb.arg("secret.txt")}));
+    let error = sb.build_error("read_file", json!({"file_path": sb.arg("secret.txt")}));
     assert_eq!(error.code, "invalid_tool_params");
     assert_eq!(
         error.message,
@@ -432,7 +394,7 @@ fn the_stat_fault_fails_the_read() {
     let sb = Sandbox::new();
     sb.write("a.txt", "x");
     sb.session.faults().arm(FaultPoint::FsStat, 1);
-    let result = sb.read("a.txt");
+    let result = read(&sb, "a.txt");
     assert_eq!(code(&result), "read_content_failure");
     assert_eq!(
         message(&result),
@@ -441,7 +403,7 @@ fn the_stat_fault_fails_the_read() {
             sb.arg("a.txt")
         )
     );
-    assert_eq!(sb.recorded("a.txt"), None);
+    assert_eq!(recorded(&sb, "a.txt"), None);
 }
 
 #[test]
@@ -451,17 +413,17 @@ fn undecodable_text_is_refused_not_shown_lossily() {
     let mut bytes = "héllo wörld ünïcödé \u{2014} ".as_bytes().to_vec();
     bytes.extend(b"\xff end");
     sb.write("broken.txt", bytes);
-    let result = sb.read("broken.txt");
+    let result = read(&sb, "broken.txt");
     assert_eq!(code(&result), "read_content_failure");
     assert!(
         message(&result)
             .starts_with("Error reading file broken.txt: failed to decode file: invalid utf-8")
     );
-    assert_eq!(sb.recorded("broken.txt"), None);
+    assert_eq!(recorded(&sb, "broken.txt"), None);
     // A NUL under a text name is binary.
     sb.write("nul.txt", b"abc\x00def");
     assert_eq!(
-        ok(&sb.read("nul.txt")),
+        ok(&read(&sb, "nul.txt")),
         "Cannot display content of binary file: nul.txt"
     );
 }
@@ -471,13 +433,16 @@ fn large_files_are_streamed_and_counted_as_a_lower_bound() {
     let sb = Sandbox::new();
     let line = format!("{}\n", "y".repeat(99));
     sb.write("big.txt", line.repeat(110_000));
-    let result = sb.call(json!({"file_path": sb.arg("big.txt"), "offset": 5, "limit": 2}));
+    let result = sb.call(
+        "read_file",
+        json!({"file_path": sb.arg("big.txt"), "offset": 5, "limit": 2}),
+    );
     let y = "y".repeat(99);
     assert_eq!(
         ok(&result),
         format!("Showing lines 6-7 of at least 8 total lines.\n\n---\n\n{y}\n{y}")
     );
-    assert_eq!(sb.recorded("big.txt"), Some((false, true)));
+    assert_eq!(recorded(&sb, "big.txt"), Some((false, true)));
 }
 
 #[test]
@@ -489,14 +454,13 @@ fn a_zero_threshold_means_no_character_budget() {
     });
     let text = format!("{}\n", "z".repeat(40_000)).repeat(3);
     sb.write("a.txt", &text);
-    assert_eq!(ok(&sb.read("a.txt")), text);
+    assert_eq!(ok(&read(&sb, "a.txt")), text);
 }
 
 #[test]
 fn descriptions_are_qwens() {
     let sb = Sandbox::new();
-    let tool = sb.session.registry().get("read_file").unwrap();
-    let describe = |args: Value| tool.build(&args, &sb.session).unwrap().description();
+    let describe = |args: Value| sb.build("read_file", &args).unwrap().description();
     let path = sb.arg("src/a.rs");
     assert_eq!(describe(json!({"file_path": path})), "src/a.rs");
     assert_eq!(
@@ -511,9 +475,8 @@ fn descriptions_are_qwens() {
         describe(json!({"file_path": path, "limit": 5})),
         "src/a.rs (first 5 lines)"
     );
-    let write = sb.session.registry().get("write_file").unwrap();
-    let invocation = write
-        .build(&json!({"file_path": path, "content": ""}), &sb.session)
+    let invocation = sb
+        .build("write_file", &json!({"file_path": path, "content": ""}))
         .unwrap();
     assert_eq!(invocation.description(), "Writing to src/a.rs");
 }
@@ -524,7 +487,7 @@ fn large_non_text_files_are_too_large() {
     // Sparse: 11 MiB that take no space.
     let file = fs::File::create(sb.path("blob.bin")).unwrap();
     file.set_len(11 * 1024 * 1024).unwrap();
-    let result = sb.read("blob.bin");
+    let result = read(&sb, "blob.bin");
     assert_eq!(code(&result), "file_too_large");
     assert_eq!(result.llm_content, "File size exceeds the 10MB limit.");
     assert_eq!(
@@ -534,7 +497,7 @@ fn large_non_text_files_are_too_large() {
             sb.arg("blob.bin")
         )
     );
-    assert_eq!(sb.recorded("blob.bin"), None);
+    assert_eq!(recorded(&sb, "blob.bin"), None);
 }
 
 #[test]
@@ -552,10 +515,10 @@ fn a_long_pdf_needs_a_page_range() {
     let pdftotext = script("pdftotext", "echo text");
     let pdfinfo = script("pdfinfo", "echo 'Title: x'; echo 'Pages:          50'");
     let tool = ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo);
-    let result = sb.call_with(&tool, json!({"file_path": sb.arg("doc.pdf")}));
+    let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
     assert_eq!(code(&result), "file_too_large");
     insta::assert_snapshot!(result.llm_content, @r#"PDF "doc.pdf" has 50 pages, which is too many to read at once. Use the 'pages' parameter to read a specific page range such as '1-5'. Maximum 20 pages per request."#);
-    let ranged = sb.call_with(
+    let ranged = sb.call_tool(
         &tool,
         json!({"file_path": sb.arg("doc.pdf"), "pages": "1-2"}),
     );

@@ -3,78 +3,27 @@
 //! texts were taken from Qwen Code 0.24.4 run on the same files, except
 //! where a comment names a deliberate difference.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod common;
 
-use serde_json::{Value, json};
+use std::fs;
+
+use serde_json::json;
 use toolpass_tools::faults::{CONCURRENT_WRITE, FaultPoint};
 use toolpass_tools::result::{Display, ToolResult};
-use toolpass_tools::session::{Session, SessionConfig};
-use toolpass_tools::tool::BuildError;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
+use common::{Sandbox, ok};
+
+/// Reads `name` with the `read_file` tool, as the model would first.
+fn read_file(sb: &Sandbox, name: &str) -> ToolResult {
+    sb.execute("read_file", json!({"file_path": sb.arg(name)}))
 }
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), SessionConfig::default()).unwrap();
-        Sandbox { _dir: dir, session }
-    }
-
-    fn root(&self) -> &Path {
-        self.session.sandbox().root()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.root().join(name)
-    }
-
-    fn arg(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_owned()
-    }
-
-    fn put(&self, name: &str, bytes: impl AsRef<[u8]>) {
-        fs::write(self.path(name), bytes).unwrap();
-    }
-
-    fn bytes(&self, name: &str) -> Vec<u8> {
-        fs::read(self.path(name)).unwrap()
-    }
-
-    fn run(&self, tool: &str, args: Value) -> ToolResult {
-        let tool = self.session.registry().get(tool).unwrap();
-        match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => panic!("{} {}", e.code, e.message),
-        }
-    }
-
-    fn build_error(&self, args: Value) -> BuildError {
-        let tool = self.session.registry().get("write_file").unwrap();
-        match tool.build(&args, &self.session) {
-            Ok(_) => panic!("built: {args}"),
-            Err(e) => e,
-        }
-    }
-
-    fn read(&self, name: &str) -> ToolResult {
-        self.run("read_file", json!({"file_path": self.arg(name)}))
-    }
-
-    fn write(&self, name: &str, content: &str) -> ToolResult {
-        self.run(
-            "write_file",
-            json!({"file_path": self.arg(name), "content": content}),
-        )
-    }
-}
-
-fn ok(result: &ToolResult) -> &str {
-    assert!(result.error.is_none(), "unexpected error: {result:?}");
-    &result.llm_content
+/// Writes `content` to `name` with the `write_file` tool.
+fn write_file(sb: &Sandbox, name: &str, content: &str) -> ToolResult {
+    sb.execute(
+        "write_file",
+        json!({"file_path": sb.arg(name), "content": content}),
+    )
 }
 
 fn code(result: &ToolResult) -> &'static str {
@@ -84,8 +33,8 @@ fn code(result: &ToolResult) -> &'static str {
 #[test]
 fn a_file_never_read_cannot_be_overwritten() {
     let sb = Sandbox::new();
-    sb.put("a.txt", "old\n");
-    let result = sb.write("a.txt", "new\n");
+    sb.write("a.txt", "old\n");
+    let result = write_file(&sb, "a.txt", "new\n");
     assert_eq!(code(&result), "edit_requires_prior_read");
     // The full-read hint of seed §6.4.
     insta::assert_snapshot!(result.llm_content.replace(&sb.arg("a.txt"), "{path}"), @"File {path} has not been read in this session. Use the read_file tool first to load the current content (read the full file — overwriting replaces every byte, so any unseen bytes would be discarded) before overwriting it.");
@@ -95,7 +44,7 @@ fn a_file_never_read_cannot_be_overwritten() {
 #[test]
 fn a_new_file_is_created_with_its_directories_as_plain_utf8() {
     let sb = Sandbox::new();
-    let result = sb.write("new/dir/n.txt", "\u{FEFF}héllo\r\nworld");
+    let result = write_file(&sb, "new/dir/n.txt", "\u{FEFF}héllo\r\nworld");
     assert_eq!(
         ok(&result),
         format!(
@@ -113,19 +62,19 @@ fn a_new_file_is_created_with_its_directories_as_plain_utf8() {
     assert_eq!((diff.old.as_str(), diff.stat.added_lines), ("", 2));
     // The write counts as a read of what was written: the next full read
     // shows it (read after write), the one after that is the placeholder.
-    assert_eq!(ok(&sb.read("new/dir/n.txt")), "héllo\nworld");
-    assert!(ok(&sb.read("new/dir/n.txt")).starts_with("[File new/dir/n.txt unchanged"));
+    assert_eq!(ok(&read_file(&sb, "new/dir/n.txt")), "héllo\nworld");
+    assert!(ok(&read_file(&sb, "new/dir/n.txt")).starts_with("[File new/dir/n.txt unchanged"));
     // And it may be overwritten without another read.
-    ok(&sb.write("new/dir/n.txt", "again"));
+    ok(&write_file(&sb, "new/dir/n.txt", "again"));
     assert_eq!(sb.bytes("new/dir/n.txt"), b"\xef\xbb\xbfagain");
 }
 
 #[test]
 fn an_overwrite_after_a_read_keeps_bom_and_crlf() {
     let sb = Sandbox::new();
-    sb.put("bom.txt", "\u{FEFF}a\r\nb\r\n");
-    assert_eq!(ok(&sb.read("bom.txt")), "a\nb\n");
-    let result = sb.write("bom.txt", "x\ny\n");
+    sb.write("bom.txt", "\u{FEFF}a\r\nb\r\n");
+    assert_eq!(ok(&read_file(&sb, "bom.txt")), "a\nb\n");
+    let result = write_file(&sb, "bom.txt", "x\ny\n");
     assert_eq!(
         ok(&result),
         format!("Successfully overwrote file: {}.", sb.arg("bom.txt"))
@@ -145,22 +94,22 @@ fn utf16_and_gbk_files_stay_in_their_encoding() {
         b.extend(s.encode_utf16().flat_map(u16::to_le_bytes));
         b
     };
-    sb.put("u16.txt", utf16("one\r\n"));
-    ok(&sb.read("u16.txt"));
-    ok(&sb.write("u16.txt", "zwei\ndrei\n"));
+    sb.write("u16.txt", utf16("one\r\n"));
+    ok(&read_file(&sb, "u16.txt"));
+    ok(&write_file(&sb, "u16.txt", "zwei\ndrei\n"));
     assert_eq!(sb.bytes("u16.txt"), utf16("zwei\r\ndrei\r\n"));
 
     // "你好，世界\n第二行\n" in GBK.
-    sb.put(
+    sb.write(
         "gbk.txt",
         b"\xc4\xe3\xba\xc3\xa3\xac\xca\xc0\xbd\xe7\n\xb5\xda\xb6\xfe\xd0\xd0\n",
     );
-    ok(&sb.read("gbk.txt"));
-    ok(&sb.write("gbk.txt", "世界\n"));
+    ok(&read_file(&sb, "gbk.txt"));
+    ok(&write_file(&sb, "gbk.txt", "世界\n"));
     assert_eq!(sb.bytes("gbk.txt"), b"\xca\xc0\xbd\xe7\n");
     // Beyond Qwen: a character GBK cannot hold is refused, not written
     // as '?'.
-    let result = sb.write("gbk.txt", "emoji 😀\n");
+    let result = write_file(&sb, "gbk.txt", "emoji 😀\n");
     assert_eq!(code(&result), "file_write_failure");
     assert!(
         result
@@ -173,22 +122,22 @@ fn utf16_and_gbk_files_stay_in_their_encoding() {
 #[test]
 fn a_partial_read_is_enough_to_overwrite() {
     let sb = Sandbox::new();
-    sb.put("a.txt", "1\n2\n3\n");
-    ok(&sb.run(
+    sb.write("a.txt", "1\n2\n3\n");
+    ok(&sb.execute(
         "read_file",
         json!({"file_path": sb.arg("a.txt"), "limit": 1}),
     ));
-    ok(&sb.write("a.txt", "all new\n"));
+    ok(&write_file(&sb, "a.txt", "all new\n"));
     assert_eq!(sb.bytes("a.txt"), b"all new\n");
 }
 
 #[test]
 fn a_file_changed_since_the_read_is_refused_and_kept() {
     let sb = Sandbox::new();
-    sb.put("a.txt", "old\n");
-    ok(&sb.read("a.txt"));
-    sb.put("a.txt", "changed behind\n");
-    let result = sb.write("a.txt", "mine\n");
+    sb.write("a.txt", "old\n");
+    ok(&read_file(&sb, "a.txt"));
+    sb.write("a.txt", "changed behind\n");
+    let result = write_file(&sb, "a.txt", "mine\n");
     assert_eq!(code(&result), "file_changed_since_read");
     assert_eq!(
         result.llm_content,
@@ -203,10 +152,10 @@ fn a_file_changed_since_the_read_is_refused_and_kept() {
 #[test]
 fn a_writer_between_the_last_check_and_the_commit_keeps_its_bytes() {
     let sb = Sandbox::new();
-    sb.put("a.txt", "old\n");
-    ok(&sb.read("a.txt"));
+    sb.write("a.txt", "old\n");
+    ok(&read_file(&sb, "a.txt"));
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
-    let result = sb.write("a.txt", "mine\n");
+    let result = write_file(&sb, "a.txt", "mine\n");
     assert_eq!(code(&result), "file_changed_since_read");
     assert_eq!(
         sb.bytes("a.txt"),
@@ -214,7 +163,7 @@ fn a_writer_between_the_last_check_and_the_commit_keeps_its_bytes() {
     );
     // A create that loses the race to another creator is refused too.
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
-    let result = sb.write("fresh.txt", "mine\n");
+    let result = write_file(&sb, "fresh.txt", "mine\n");
     assert_eq!(code(&result), "file_changed_since_read");
     assert_eq!(sb.bytes("fresh.txt"), CONCURRENT_WRITE.as_bytes());
 }
@@ -222,10 +171,10 @@ fn a_writer_between_the_last_check_and_the_commit_keeps_its_bytes() {
 #[test]
 fn a_stat_error_fails_closed() {
     let sb = Sandbox::new();
-    sb.put("a.txt", "old\n");
-    ok(&sb.read("a.txt"));
+    sb.write("a.txt", "old\n");
+    ok(&read_file(&sb, "a.txt"));
     sb.session.faults().arm(FaultPoint::FsStat, 1);
-    let result = sb.write("a.txt", "mine\n");
+    let result = write_file(&sb, "a.txt", "mine\n");
     assert_eq!(code(&result), "prior_read_verification_failed");
     assert_eq!(
         result.llm_content,
@@ -238,7 +187,7 @@ fn a_stat_error_fails_closed() {
     // The after-read and before-write checks fail closed as well.
     for skip in [1, 2] {
         sb.session.faults().arm_after(FaultPoint::FsStat, skip, 1);
-        let result = sb.write("a.txt", "mine\n");
+        let result = write_file(&sb, "a.txt", "mine\n");
         assert_eq!(
             code(&result),
             "prior_read_verification_failed",
@@ -251,9 +200,9 @@ fn a_stat_error_fails_closed() {
 #[test]
 fn binary_content_cannot_be_overwritten_even_after_a_read() {
     let sb = Sandbox::new();
-    sb.put("bin.dat", b"\x00\x01\x02");
-    ok(&sb.read("bin.dat"));
-    let result = sb.write("bin.dat", "text");
+    sb.write("bin.dat", b"\x00\x01\x02");
+    ok(&read_file(&sb, "bin.dat"));
+    let result = write_file(&sb, "bin.dat", "text");
     assert_eq!(code(&result), "edit_requires_prior_read");
     assert!(
         result
@@ -267,7 +216,10 @@ fn binary_content_cannot_be_overwritten_even_after_a_read() {
 fn directories_fifos_and_escapes_are_refused() {
     let sb = Sandbox::new();
     fs::create_dir(sb.path("d")).unwrap();
-    let error = sb.build_error(json!({"file_path": sb.arg("d"), "content": "x"}));
+    let error = sb.build_error(
+        "write_file",
+        json!({"file_path": sb.arg("d"), "content": "x"}),
+    );
     assert_eq!(
         (error.code, error.message),
         (
@@ -276,7 +228,7 @@ fn directories_fifos_and_escapes_are_refused() {
         )
     );
     std::os::unix::fs::symlink("d", sb.path("dlink")).unwrap();
-    let result = sb.write("dlink", "x");
+    let result = write_file(&sb, "dlink", "x");
     assert_eq!(code(&result), "target_is_directory");
     assert_eq!(
         result.llm_content,
@@ -291,7 +243,7 @@ fn directories_fifos_and_escapes_are_refused() {
         .status()
         .unwrap();
     assert!(status.success());
-    let result = sb.write("fifo", "x");
+    let result = write_file(&sb, "fifo", "x");
     assert_eq!(code(&result), "edit_requires_prior_read");
     assert!(
         result
@@ -301,7 +253,10 @@ fn directories_fifos_and_escapes_are_refused() {
 
     let outside = tempfile::tempdir().unwrap();
     let target = outside.path().join("x.txt");
-    let error = sb.build_error(json!({"file_path": target.to_str().unwrap(), "content": "x"}));
+    let error = sb.build_error(
+        "write_file",
+        json!({"file_path": target.to_str().unwrap(), "content": "x"}),
+    );
     assert_eq!(error.code, "path_not_in_workspace");
     assert!(!target.exists());
 }
@@ -309,11 +264,14 @@ fn directories_fifos_and_escapes_are_refused() {
 #[test]
 fn invalid_paths_use_qwens_messages() {
     let sb = Sandbox::new();
-    let error = sb.build_error(json!({"file_path": "rel.txt", "content": "x"}));
+    let error = sb.build_error(
+        "write_file",
+        json!({"file_path": "rel.txt", "content": "x"}),
+    );
     assert_eq!(error.message, "File path must be absolute: rel.txt");
-    let error = sb.build_error(json!({"file_path": " ", "content": "x"}));
+    let error = sb.build_error("write_file", json!({"file_path": " ", "content": "x"}));
     assert_eq!(error.message, r#"Missing or empty "file_path""#);
-    let error = sb.build_error(json!({"file_path": sb.arg("a.txt")}));
+    let error = sb.build_error("write_file", json!({"file_path": sb.arg("a.txt")}));
     assert_eq!(error.code, "invalid_tool_params");
 }
 
@@ -323,7 +281,7 @@ fn artifact_like_files_get_no_artifact_note() {
     // workspace artifact ...' for .html and similar; there are no artifacts
     // here, and `record_as_artifact` is accepted and ignored.
     let sb = Sandbox::new();
-    let result = sb.run(
+    let result = sb.execute(
         "write_file",
         json!({"file_path": sb.arg("page.html"), "content": "<p>", "record_as_artifact": true}),
     );

@@ -1,80 +1,57 @@
 //! `check_prior_read`, one test per row of the seed's decision table (§6.1),
 //! on real files.
 
+mod common;
+
 use std::fs;
-use std::path::PathBuf;
 
-use toolpass_tools::faults::{FaultPoint, Faults};
+use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::prior_read::{Decision, Verb, check_prior_read};
-use toolpass_tools::read_cache::{FileReadCache, ReadKind};
+use toolpass_tools::read_cache::ReadKind;
 
-struct Table {
-    dir: tempfile::TempDir,
-    cache: FileReadCache,
-    faults: Faults,
+use common::{FULL_TEXT, Sandbox};
+
+/// The decision for `name`, shown to the model as `name`.
+fn check(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> Decision {
+    check_prior_read(
+        &sb.session.read_cache(),
+        sb.session.faults(),
+        &sb.path(name),
+        name,
+        verb,
+        expect_existing,
+    )
 }
 
-impl Table {
-    fn new() -> Self {
-        Table {
-            dir: tempfile::tempdir().unwrap(),
-            cache: FileReadCache::default(),
-            faults: Faults::default(),
-        }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn read(&mut self, name: &str, kind: ReadKind) {
-        let path = self.path(name);
-        let meta = fs::metadata(&path).unwrap();
-        self.cache.record_read(&path, &meta, kind);
-    }
-
-    fn check(&self, name: &str, verb: Verb, expect_existing: bool) -> Decision {
-        check_prior_read(
-            &self.cache,
-            &self.faults,
-            &self.path(name),
-            name,
-            verb,
-            expect_existing,
-        )
-    }
-
-    fn refusal(&self, name: &str, verb: Verb, expect_existing: bool) -> (&'static str, String) {
-        let refusal = self.check(name, verb, expect_existing).unwrap_err();
-        (refusal.code, refusal.raw_message)
-    }
+/// The code and model text of a decision that must be a refusal.
+fn refusal(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> (&'static str, String) {
+    let refusal = check(sb, name, verb, expect_existing).unwrap_err();
+    (refusal.code, refusal.raw_message)
 }
-
-const TEXT: ReadKind = ReadKind {
-    full: true,
-    cacheable: true,
-};
 
 #[test]
 fn missing_and_not_expected_is_a_new_file() {
-    let t = Table::new();
-    assert!(matches!(t.check("new.txt", Verb::Editing, false), Ok(None)));
+    let sb = Sandbox::new();
+    assert!(matches!(
+        check(&sb, "new.txt", Verb::Editing, false),
+        Ok(None)
+    ));
 }
 
 #[test]
 fn missing_but_expected_is_a_file_that_vanished() {
-    let t = Table::new();
-    let (code, raw) = t.refusal("gone.txt", Verb::Editing, true);
+    let sb = Sandbox::new();
+    let (code, raw) = refusal(&sb, "gone.txt", Verb::Editing, true);
     assert_eq!(code, "file_changed_since_read");
     assert!(raw.contains("disappeared after the model read it"), "{raw}");
 }
 
 #[test]
 fn any_other_stat_error_fails_closed() {
-    let t = Table::new();
-    fs::write(t.path("a.txt"), "x").unwrap();
-    t.faults.arm(FaultPoint::FsStat, 1);
-    let (code, raw) = t.refusal("a.txt", Verb::Overwriting, false);
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.txt"), "x").unwrap();
+    sb.session.faults().arm(FaultPoint::FsStat, 1);
+    let (code, raw) = refusal(&sb, "a.txt", Verb::Overwriting, false);
     assert_eq!(code, "prior_read_verification_failed");
     assert_eq!(
         raw,
@@ -84,23 +61,23 @@ fn any_other_stat_error_fails_closed() {
 
 #[test]
 fn a_directory_is_refused() {
-    let t = Table::new();
-    fs::create_dir(t.path("d")).unwrap();
+    let sb = Sandbox::new();
+    fs::create_dir(sb.path("d")).unwrap();
     assert_eq!(
-        t.refusal("d", Verb::Editing, false).0,
+        refusal(&sb, "d", Verb::Editing, false).0,
         "target_is_directory"
     );
 }
 
 #[test]
 fn a_fifo_is_refused_without_opening_it() {
-    let t = Table::new();
+    let sb = Sandbox::new();
     let status = std::process::Command::new("mkfifo")
-        .arg(t.path("p"))
+        .arg(sb.path("p"))
         .status()
         .unwrap();
     assert!(status.success());
-    let (code, raw) = t.refusal("p", Verb::Editing, false);
+    let (code, raw) = refusal(&sb, "p", Verb::Editing, false);
     assert_eq!(code, "edit_requires_prior_read");
     assert!(
         raw.starts_with("p is a FIFO / socket / character or block device."),
@@ -110,42 +87,45 @@ fn a_fifo_is_refused_without_opening_it() {
 
 #[test]
 fn fresh_text_read_passes_even_when_partial() {
-    let mut t = Table::new();
-    fs::write(t.path("a.txt"), "x").unwrap();
-    t.read(
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.txt"), "x").unwrap();
+    sb.record_read(
         "a.txt",
         ReadKind {
             full: false,
             cacheable: true,
         },
     );
-    assert!(matches!(t.check("a.txt", Verb::Editing, true), Ok(Some(_))));
+    assert!(matches!(
+        check(&sb, "a.txt", Verb::Editing, true),
+        Ok(Some(_))
+    ));
 }
 
 #[test]
 fn stale_is_refused() {
-    let mut t = Table::new();
-    fs::write(t.path("a.txt"), "x").unwrap();
-    t.read("a.txt", TEXT);
-    fs::write(t.path("a.txt"), "longer").unwrap();
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.txt"), "x").unwrap();
+    sb.record_read("a.txt", FULL_TEXT);
+    fs::write(sb.path("a.txt"), "longer").unwrap();
     assert_eq!(
-        t.refusal("a.txt", Verb::Editing, false).0,
+        refusal(&sb, "a.txt", Verb::Editing, false).0,
         "file_changed_since_read"
     );
 }
 
 #[test]
 fn fresh_but_not_text_is_refused_with_its_own_message() {
-    let mut t = Table::new();
-    fs::write(t.path("a.png"), [0x89, b'P', b'N', b'G']).unwrap();
-    t.read(
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.png"), [0x89, b'P', b'N', b'G']).unwrap();
+    sb.record_read(
         "a.png",
         ReadKind {
             full: true,
             cacheable: false,
         },
     );
-    let (code, raw) = t.refusal("a.png", Verb::Editing, false);
+    let (code, raw) = refusal(&sb, "a.png", Verb::Editing, false);
     assert_eq!(code, "edit_requires_prior_read");
     assert!(
         raw.contains("binary / image / audio / video / PDF / notebook payload"),
@@ -155,15 +135,15 @@ fn fresh_but_not_text_is_refused_with_its_own_message() {
 
 #[test]
 fn unknown_is_refused_with_the_verbs_guidance() {
-    let t = Table::new();
-    fs::write(t.path("a.txt"), "x").unwrap();
-    let (code, raw) = t.refusal("a.txt", Verb::Editing, false);
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.txt"), "x").unwrap();
+    let (code, raw) = refusal(&sb, "a.txt", Verb::Editing, false);
     assert_eq!(code, "edit_requires_prior_read");
     assert!(
         raw.contains("(a partial read with offset / limit is fine"),
         "{raw}"
     );
-    let (_, raw) = t.refusal("a.txt", Verb::Overwriting, false);
+    let (_, raw) = refusal(&sb, "a.txt", Verb::Overwriting, false);
     assert!(raw.contains("(read the full file"), "{raw}");
 }
 
@@ -175,15 +155,15 @@ fn a_reused_inode_does_not_inherit_another_files_read() {
     // false "modified since you last read it"). The record now counts only
     // for the path it was made under. A hard link reproduces "same inode,
     // other path" deterministically.
-    let mut t = Table::new();
-    fs::write(t.path("seen.txt"), "seen").unwrap();
-    t.read("seen.txt", TEXT);
-    fs::hard_link(t.path("seen.txt"), t.path("other.txt")).unwrap();
-    let (code, raw) = t.refusal("other.txt", Verb::Editing, false);
+    let sb = Sandbox::new();
+    fs::write(sb.path("seen.txt"), "seen").unwrap();
+    sb.record_read("seen.txt", FULL_TEXT);
+    fs::hard_link(sb.path("seen.txt"), sb.path("other.txt")).unwrap();
+    let (code, raw) = refusal(&sb, "other.txt", Verb::Editing, false);
     assert_eq!(code, "edit_requires_prior_read", "{raw}");
     assert!(raw.contains("has not been read in this session"), "{raw}");
     assert!(matches!(
-        t.check("seen.txt", Verb::Editing, false),
+        check(&sb, "seen.txt", Verb::Editing, false),
         Ok(Some(_))
     ));
 }

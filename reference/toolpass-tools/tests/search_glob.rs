@@ -3,90 +3,42 @@
 //! 1 000-match walk limit with their texts, what it ignores with and without
 //! a git repository, and its errors.
 
-use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::fs::File;
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
-use toolpass_tools::result::{Display, ToolResult};
-use toolpass_tools::session::{Session, SessionConfig};
+use toolpass_tools::result::ToolResult;
+use toolpass_tools::session::SessionConfig;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
+use common::{Sandbox, code, display};
+
+/// Writes `rel` and sets its modification time `ago` before now.
+fn write_aged(sb: &Sandbox, rel: &str, ago: Duration) -> PathBuf {
+    let path = sb.write(rel, "x\n");
+    let file = File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() - ago).unwrap();
+    path
 }
 
-impl Sandbox {
-    fn new() -> Self {
-        Self::with_config(SessionConfig::default())
-    }
-
-    fn with_config(config: SessionConfig) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
-        Sandbox { _dir: dir, session }
-    }
-
-    fn root(&self) -> &Path {
-        self.session.sandbox().root()
-    }
-
-    fn write(&self, rel: &str, content: &str) -> PathBuf {
-        let path = self.root().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, content).unwrap();
-        path
-    }
-
-    /// Writes `rel` and sets its modification time `ago` before now.
-    fn write_aged(&self, rel: &str, ago: Duration) -> PathBuf {
-        let path = self.write(rel, "x\n");
-        let file = File::options().write(true).open(&path).unwrap();
-        file.set_modified(SystemTime::now() - ago).unwrap();
-        path
-    }
-
-    fn glob(&self, args: Value) -> ToolResult {
-        let tool = self.session.registry().get("glob").unwrap().clone();
-        match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
-        }
-    }
-
-    fn text(&self, result: &ToolResult) -> String {
-        result
-            .llm_content
-            .replace(self.root().to_str().unwrap(), "[ROOT]")
-    }
-
-    fn rels(&self, result: &ToolResult) -> Vec<String> {
-        result
-            .result_file_paths
-            .iter()
-            .map(|p| {
-                p.strip_prefix(self.root())
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect()
-    }
+/// The listed paths, relative to the root.
+fn listed(sb: &Sandbox, result: &ToolResult) -> Vec<String> {
+    result
+        .result_file_paths
+        .iter()
+        .map(|p| {
+            p.strip_prefix(sb.root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
 }
 
 const HOUR: Duration = Duration::from_secs(3_600);
 const DAY: Duration = Duration::from_secs(86_400);
-
-fn code(result: &ToolResult) -> Option<&'static str> {
-    result.error.as_ref().map(|e| e.code)
-}
-
-fn display(result: &ToolResult) -> &str {
-    match &result.display {
-        Display::Text(t) => t,
-        Display::Diff(_) => panic!("a diff from glob"),
-    }
-}
 
 #[test]
 fn recent_files_come_first_newest_first_then_the_rest_by_locale() {
@@ -97,12 +49,12 @@ fn recent_files_come_first_newest_first_then_the_rest_by_locale() {
         "a10.txt", "a9.txt", "x y.txt", "_x.txt", "~x.txt", "z.txt", "Z/a.txt", "é.txt", "e.txt",
         "f.txt",
     ] {
-        sb.write_aged(name, 2 * DAY);
+        write_aged(&sb, name, 2 * DAY);
     }
-    sb.write_aged("older-recent.txt", 20 * HOUR);
-    sb.write_aged("newest.txt", Duration::from_secs(60));
-    sb.write_aged("new.txt", HOUR);
-    let result = sb.glob(json!({"pattern": "**/*"}));
+    write_aged(&sb, "older-recent.txt", 20 * HOUR);
+    write_aged(&sb, "newest.txt", Duration::from_secs(60));
+    write_aged(&sb, "new.txt", HOUR);
+    let result = sb.call("glob", json!({"pattern": "**/*"}));
     insta::assert_snapshot!(sb.text(&result), @r#"
     Found 22 file(s) matching "**/*" in the workspace directory, sorted by modification time (newest first):
     ---
@@ -131,7 +83,7 @@ fn recent_files_come_first_newest_first_then_the_rest_by_locale() {
     "#);
     assert_eq!(display(&result), "Found 22 matching file(s)");
     assert_eq!(
-        sb.rels(&result)[..3],
+        listed(&sb, &result)[..3],
         ["newest.txt", "new.txt", "older-recent.txt"]
     );
 }
@@ -140,9 +92,9 @@ fn recent_files_come_first_newest_first_then_the_rest_by_locale() {
 fn more_than_a_hundred_files_are_cut_with_qwens_marker() {
     let sb = Sandbox::new();
     for i in 0..150 {
-        sb.write_aged(&format!("f{i:03}.rs"), 2 * DAY);
+        write_aged(&sb, &format!("f{i:03}.rs"), 2 * DAY);
     }
-    let result = sb.glob(json!({"pattern": "*.rs"}));
+    let result = sb.call("glob", json!({"pattern": "*.rs"}));
     assert_eq!(result.result_file_paths.len(), 100);
     assert!(
         result
@@ -159,9 +111,9 @@ fn more_than_a_hundred_files_are_cut_with_qwens_marker() {
     assert_eq!(display(&result), "Found 150 matching file(s) (truncated)");
     let one_over = Sandbox::new();
     for i in 0..101 {
-        one_over.write_aged(&format!("f{i:03}.rs"), 2 * DAY);
+        write_aged(&one_over, &format!("f{i:03}.rs"), 2 * DAY);
     }
-    let result = one_over.glob(json!({"pattern": "*.rs"}));
+    let result = one_over.call("glob", json!({"pattern": "*.rs"}));
     assert!(
         result
             .llm_content
@@ -178,7 +130,7 @@ fn the_session_line_threshold_lowers_the_cap() {
     for i in 0..5 {
         sb.write(&format!("f{i}.rs"), "");
     }
-    let result = sb.glob(json!({"pattern": "*.rs"}));
+    let result = sb.call("glob", json!({"pattern": "*.rs"}));
     assert_eq!(result.result_file_paths.len(), 3);
     assert!(result.llm_content.ends_with("[2 files truncated] ..."));
 }
@@ -189,7 +141,7 @@ fn the_walk_stops_after_a_thousand_matches_and_says_at_least() {
     for i in 0..1_000 {
         sb.write(&format!("d/f{i:04}.rs"), "");
     }
-    let exactly = sb.glob(json!({"pattern": "**/*.rs"}));
+    let exactly = sb.call("glob", json!({"pattern": "**/*.rs"}));
     assert!(
         exactly
             .llm_content
@@ -201,7 +153,7 @@ fn the_walk_stops_after_a_thousand_matches_and_says_at_least() {
             .ends_with("\n---\n[900 files truncated] ...")
     );
     sb.write("d/f1000.rs", "");
-    let over = sb.glob(json!({"pattern": "**/*.rs"}));
+    let over = sb.call("glob", json!({"pattern": "**/*.rs"}));
     assert!(over.llm_content.starts_with("Found at least 1000 file(s) matching \"**/*.rs\" in the workspace directory, sorted by modification time (newest first):\n---\n"));
     assert!(over.llm_content.ends_with(
         "\n---\n[Results truncated after scanning 1000 matching files. Narrow the pattern or path.]"
@@ -231,7 +183,7 @@ fn without_git_only_qwen_ignore_files_hide_anything() {
     ] {
         sb.write(rel, "");
     }
-    let mut rels = sb.rels(&sb.glob(json!({"pattern": "**/*"})));
+    let mut rels = listed(&sb, &sb.call("glob", json!({"pattern": "**/*"})));
     rels.sort();
     assert_eq!(
         rels,
@@ -250,7 +202,7 @@ fn without_git_only_qwen_ignore_files_hide_anything() {
 #[test]
 fn in_a_git_repository_gitignore_and_git_are_respected_too() {
     let sb = Sandbox::new();
-    fs::create_dir_all(sb.root().join(".git")).unwrap();
+    sb.git_init();
     sb.write(".git/HEAD", "ref: refs/heads/main\n");
     sb.write(".gitignore", "ign/\n*.tmp\n");
     sb.write("src/.gitignore", "local.txt\n");
@@ -266,7 +218,7 @@ fn in_a_git_repository_gitignore_and_git_are_respected_too() {
     ] {
         sb.write(rel, "");
     }
-    let mut rels = sb.rels(&sb.glob(json!({"pattern": "**/*"})));
+    let mut rels = listed(&sb, &sb.call("glob", json!({"pattern": "**/*"})));
     rels.sort();
     assert_eq!(
         rels,
@@ -280,7 +232,7 @@ fn in_a_git_repository_gitignore_and_git_are_respected_too() {
         ]
     );
     // Searching inside an ignored directory finds nothing, as Qwen checks parents.
-    let inside = sb.glob(json!({"pattern": "*", "path": "ign"}));
+    let inside = sb.call("glob", json!({"pattern": "*", "path": "ign"}));
     assert!(
         inside
             .llm_content
@@ -296,10 +248,10 @@ fn patterns_are_case_insensitive_match_dot_files_and_list_symlinks_unfollowed() 
     sb.write("target/in.txt", "");
     std::os::unix::fs::symlink("target", sb.root().join("dirlink")).unwrap();
     std::os::unix::fs::symlink("nowhere", sb.root().join("dangling.txt")).unwrap();
-    let mut rels = sb.rels(&sb.glob(json!({"pattern": "*.txt"})));
+    let mut rels = listed(&sb, &sb.call("glob", json!({"pattern": "*.txt"})));
     rels.sort();
     assert_eq!(rels, [".hidden.txt", "Upper.TXT", "dangling.txt"]);
-    let mut all = sb.rels(&sb.glob(json!({"pattern": "**/*"})));
+    let mut all = listed(&sb, &sb.call("glob", json!({"pattern": "**/*"})));
     all.sort();
     assert_eq!(
         all,
@@ -319,7 +271,7 @@ fn a_pattern_naming_an_existing_file_is_taken_literally() {
     sb.write("[id].ts", "");
     sb.write("i.ts", "");
     assert_eq!(
-        sb.rels(&sb.glob(json!({"pattern": "[id].ts"}))),
+        listed(&sb, &sb.call("glob", json!({"pattern": "[id].ts"}))),
         ["[id].ts"]
     );
 }
@@ -329,19 +281,19 @@ fn a_path_narrows_the_search_and_is_named_absolute() {
     let sb = Sandbox::new();
     sb.write("sub/dir/deep.txt", "");
     sb.write("top.txt", "");
-    let result = sb.glob(json!({"pattern": "**/*", "path": "sub"}));
+    let result = sb.call("glob", json!({"pattern": "**/*", "path": "sub"}));
     assert_eq!(
         sb.text(&result),
         "Found 1 file(s) matching \"**/*\" within [ROOT]/sub, sorted by modification time (newest first):\n---\n[ROOT]/sub/dir/deep.txt"
     );
-    let none = sb.glob(json!({"pattern": "*.zzz", "path": "sub/"}));
+    let none = sb.call("glob", json!({"pattern": "*.zzz", "path": "sub/"}));
     assert_eq!(
         sb.text(&none),
         "No files found matching pattern \"*.zzz\" within [ROOT]/sub"
     );
     assert_eq!(display(&none), "No files found");
     assert!(none.result_file_paths.is_empty());
-    let root = sb.glob(json!({"pattern": "*.zzz"}));
+    let root = sb.call("glob", json!({"pattern": "*.zzz"}));
     assert_eq!(
         root.llm_content,
         "No files found matching pattern \"*.zzz\" in the workspace directory"
@@ -354,13 +306,10 @@ fn bad_arguments_are_refused_like_qwen_and_escapes_like_the_sandbox() {
     sb.write("b.txt", "");
     // The reason as Qwen words it, after the build-error prefix.
     let refusal = |args: Value| {
-        let result = sb.glob(args);
+        let result = sb.call("glob", args);
         let message = result.error.clone().unwrap().message;
         let reason = message.rsplit("Reason: ").next().unwrap().to_owned();
-        (
-            code(&result),
-            reason.replace(sb.root().to_str().unwrap(), "[ROOT]"),
-        )
+        (code(&result), sb.masked(&reason))
     };
     assert_eq!(
         refusal(json!({"pattern": "  "})),

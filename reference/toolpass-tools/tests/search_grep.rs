@@ -4,86 +4,30 @@
 //! its errors. Expectations quoted as "Qwen" were produced by running the
 //! published package on the same files.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use toolpass_tools::prior_read::{Verb, check_prior_read};
-use toolpass_tools::result::{Display, ToolResult};
-use toolpass_tools::session::{Session, SessionConfig};
+use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tools::grep_search::MAX_OUTPUT_CHARS;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    session: Session,
-}
+use common::{Sandbox, code, display};
 
-impl Sandbox {
-    fn new() -> Self {
-        Self::with_config(SessionConfig::default())
-    }
-
-    fn with_config(config: SessionConfig) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
-        Sandbox { _dir: dir, session }
-    }
-
-    fn root(&self) -> &Path {
-        self.session.sandbox().root()
-    }
-
-    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.root().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn git_init(&self) {
-        fs::create_dir_all(self.root().join(".git")).unwrap();
-    }
-
-    fn grep(&self, args: Value) -> ToolResult {
-        let tool = self.session.registry().get("grep_search").unwrap().clone();
-        match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
-        }
-    }
-
-    /// The model's text with the sandbox root replaced by `[ROOT]`.
-    fn text(&self, result: &ToolResult) -> String {
-        result
-            .llm_content
-            .replace(self.root().to_str().unwrap(), "[ROOT]")
-    }
-
-    /// Whether a mutating tool would now be let through for `rel`.
-    fn may_edit(&self, rel: &str) -> Result<(), &'static str> {
-        let path = self.root().join(rel);
-        check_prior_read(
-            &self.session.read_cache(),
-            self.session.faults(),
-            &path,
-            rel,
-            Verb::Editing,
-            false,
-        )
-        .map(|_| ())
-        .map_err(|r| r.code)
-    }
-}
-
-fn code(result: &ToolResult) -> Option<&'static str> {
-    result.error.as_ref().map(|e| e.code)
-}
-
-fn display(result: &ToolResult) -> &str {
-    match &result.display {
-        Display::Text(t) => t,
-        Display::Diff(_) => panic!("a diff from grep"),
-    }
+/// Whether a mutating tool would now be let through for `rel`.
+fn may_edit(sb: &Sandbox, rel: &str) -> Result<(), &'static str> {
+    let path = sb.path(rel);
+    check_prior_read(
+        &sb.session.read_cache(),
+        sb.session.faults(),
+        &path,
+        rel,
+        Verb::Editing,
+        false,
+    )
+    .map(|_| ())
+    .map_err(|r| r.code)
 }
 
 /// The files of the Qwen probe: the same names and bytes.
@@ -105,7 +49,7 @@ fn without_git_the_search_is_grep_r_case_sensitive_and_gitignore_blind() {
     // hidden and gitignored files are searched, node_modules and the binary are not,
     // and "Hello"/"HELLO" do not match "hello".
     let sb = probe_sandbox();
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     assert_eq!(code(&result), None);
     insta::assert_snapshot!(sb.text(&result), @r#"
     Found 3 matches for pattern "hello" in the workspace directory:
@@ -132,7 +76,7 @@ fn in_a_git_work_tree_the_search_is_git_grep_case_insensitive_and_gitignore_awar
     let sb = probe_sandbox();
     sb.git_init();
     sb.write(".git/config", "hello from git internals\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     insta::assert_snapshot!(sb.text(&result), @r#"
     Found 6 matches for pattern "hello" in the workspace directory:
     ---
@@ -159,7 +103,7 @@ fn qwen_ignore_files_do_not_hide_anything_from_grep() {
     let sb = Sandbox::new();
     sb.write(".qwenignore", "secret/\n");
     sb.write("secret/s.txt", "hello secret\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     assert!(
         result.llm_content.contains("File: secret/s.txt"),
         "{}",
@@ -174,7 +118,7 @@ fn binary_files_are_skipped_and_undecodable_lines_dropped_like_gnu_grep() {
     let sb = Sandbox::new();
     sb.write("nul.txt", b"hello first\n\x00 hello after nul\n");
     sb.write("latin.txt", b"hello ok\nhello caf\xe9\nhello later\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     insta::assert_snapshot!(sb.text(&result), @r#"
     Found 2 matches for pattern "hello" in the workspace directory:
     ---
@@ -228,7 +172,10 @@ fn a_late_nul_hides_only_what_each_tool_would_hide() {
         }
         for (name, bytes, grep_hits, git_hits) in &cases {
             sb.write(name, bytes);
-            let result = sb.grep(json!({"pattern": "hello", "path": ".", "limit": 100_000}));
+            let result = sb.call(
+                "grep_search",
+                json!({"pattern": "hello", "path": ".", "limit": 100_000}),
+            );
             let expected = if git { git_hits } else { grep_hits };
             let lines = result
                 .llm_content
@@ -257,7 +204,7 @@ fn in_a_git_work_tree_undecodable_lines_are_shown_lossily() {
     let sb = Sandbox::new();
     sb.git_init();
     sb.write("latin.txt", b"hello ok\nhello caf\xe9\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     assert!(
         result.llm_content.contains("L2: hello caf\u{fffd}"),
         "{}",
@@ -271,7 +218,7 @@ fn lines_are_trimmed_as_javascript_trims_and_crlf_is_dropped() {
     sb.write("bom.txt", "\u{feff}hello bom  \n");
     sb.write("crlf.txt", "hello crlf\r\nworld\r\n");
     sb.write("sp.txt", "\u{a0} hello nbsp \u{85}\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     assert!(
         result
             .llm_content
@@ -295,7 +242,7 @@ fn array_index_file_names_come_first_as_in_a_javascript_object() {
     for name in ["123", ".dot", "5", "a.txt", "05"] {
         sb.write(name, "hello\n");
     }
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     let files: Vec<&str> = result
         .llm_content
         .lines()
@@ -313,7 +260,7 @@ fn the_glob_filter_is_grep_include_on_base_names_without_git() {
     sb.write("sub/dir/deep.txt", "hello\n");
     sb.write("x.ts", "hello\n");
     let files = |glob: &str| {
-        sb.grep(json!({"pattern": "hello", "glob": glob}))
+        sb.call("grep_search", json!({"pattern": "hello", "glob": glob}))
             .result_file_paths
     };
     assert_eq!(
@@ -322,7 +269,10 @@ fn the_glob_filter_is_grep_include_on_base_names_without_git() {
     );
     assert!(files("**/*.txt").is_empty());
     assert!(files("*.{ts,tsx}").is_empty());
-    let none = sb.grep(json!({"pattern": "hello", "glob": "**/*.txt"}));
+    let none = sb.call(
+        "grep_search",
+        json!({"pattern": "hello", "glob": "**/*.txt"}),
+    );
     assert_eq!(
         none.llm_content,
         "No matches found for pattern \"hello\" in the workspace directory (filter: \"**/*.txt\")."
@@ -340,7 +290,7 @@ fn the_glob_filter_is_a_git_pathspec_in_a_git_work_tree() {
     sb.write("src/main.rs", "hello\n");
     sb.write("src/deep/x.rs", "hello\n");
     let rels = |glob: &str| -> Vec<String> {
-        sb.grep(json!({"pattern": "hello", "glob": glob}))
+        sb.call("grep_search", json!({"pattern": "hello", "glob": glob}))
             .result_file_paths
             .iter()
             .map(|p| {
@@ -361,7 +311,7 @@ fn a_path_searches_below_it_and_names_files_relative_to_it() {
     let sb = Sandbox::new();
     sb.write("sub/dir/deep.txt", "hello deep\n");
     sb.write("top.txt", "hello top\n");
-    let result = sb.grep(json!({"pattern": "hello", "path": "sub"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello", "path": "sub"}));
     assert_eq!(
         result.llm_content,
         "Found 1 match for pattern \"hello\" in path \"sub\":\n---\nFile: dir/deep.txt\nL1: hello deep\n---"
@@ -370,7 +320,7 @@ fn a_path_searches_below_it_and_names_files_relative_to_it() {
         result.result_file_paths,
         [sb.root().join("sub/dir/deep.txt")]
     );
-    let none = sb.grep(json!({"pattern": "zzz", "path": "sub/"}));
+    let none = sb.call("grep_search", json!({"pattern": "zzz", "path": "sub/"}));
     assert_eq!(
         none.llm_content,
         "No matches found for pattern \"zzz\" in path \"sub/\"."
@@ -384,7 +334,7 @@ fn limit_cuts_the_listing_like_qwen() {
     for name in ["a.txt", "b.txt", "c.txt"] {
         sb.write(name, "hello 1\nhello 2\n");
     }
-    let result = sb.grep(json!({"pattern": "hello", "limit": 3}));
+    let result = sb.call("grep_search", json!({"pattern": "hello", "limit": 3}));
     insta::assert_snapshot!(result.llm_content, @r#"
     Found 6 matches for pattern "hello" in the workspace directory:
     ---
@@ -404,11 +354,11 @@ fn limit_cuts_the_listing_like_qwen() {
     );
     // A limit of 2.0 is an integer to JSON Schema and to Qwen.
     assert_eq!(
-        code(&sb.grep(json!({"pattern": "hello", "limit": 2.0}))),
+        code(&sb.call("grep_search", json!({"pattern": "hello", "limit": 2.0}))),
         None
     );
     assert_eq!(
-        code(&sb.grep(json!({"pattern": "hello", "limit": 0}))),
+        code(&sb.call("grep_search", json!({"pattern": "hello", "limit": 0}))),
         Some("invalid_tool_params")
     );
 }
@@ -417,14 +367,14 @@ fn limit_cuts_the_listing_like_qwen() {
 fn the_session_line_threshold_caps_the_listing() {
     let sb = Sandbox::new();
     sb.write("many.txt", "hit\n".repeat(1_005));
-    let result = sb.grep(json!({"pattern": "hit"}));
+    let result = sb.call("grep_search", json!({"pattern": "hit"}));
     assert!(result.llm_content.starts_with("Found 1005 matches"));
     assert!(
         result
             .llm_content
             .ends_with("L1000: hit\n---\n [5 lines truncated] ...")
     );
-    let limited = sb.grep(json!({"pattern": "hit", "limit": 5000}));
+    let limited = sb.call("grep_search", json!({"pattern": "hit", "limit": 5000}));
     assert_eq!(limited.llm_content, result.llm_content);
 }
 
@@ -436,7 +386,7 @@ fn the_character_budget_is_qwens_and_the_tool_budget_is_left_to_the_scheduler() 
     for i in 0..40 {
         sb.write(&format!("f{i:02}.txt"), line.repeat(10));
     }
-    let result = sb.grep(json!({"pattern": "needle"}));
+    let result = sb.call("grep_search", json!({"pattern": "needle"}));
     let text = &result.llm_content;
     let header = "Found 400 matches for pattern \"needle\" in the workspace directory:\n---\n";
     let listing = text.strip_prefix(header).unwrap();
@@ -469,7 +419,7 @@ fn a_smaller_session_threshold_shrinks_the_budget() {
         ..SessionConfig::default()
     });
     sb.write("a.txt", "hello one\nhello two\nhello three\n");
-    let result = sb.grep(json!({"pattern": "hello"}));
+    let result = sb.call("grep_search", json!({"pattern": "hello"}));
     assert_eq!(
         result.llm_content,
         "Found 3 matches for pattern \"hello\" in the workspace directory:\n---\nFile: a.txt\nL1: hello one\nL2: ... [1 line truncated] ..."
@@ -481,10 +431,10 @@ fn a_hit_counts_as_a_partial_read_so_an_edit_may_follow() {
     let sb = Sandbox::new();
     sb.write("a.txt", "hello\n");
     sb.write("other.txt", "nothing here\n");
-    assert_eq!(sb.may_edit("a.txt"), Err("edit_requires_prior_read"));
-    sb.grep(json!({"pattern": "hello"}));
-    assert_eq!(sb.may_edit("a.txt"), Ok(()));
-    assert_eq!(sb.may_edit("other.txt"), Err("edit_requires_prior_read"));
+    assert_eq!(may_edit(&sb, "a.txt"), Err("edit_requires_prior_read"));
+    sb.call("grep_search", json!({"pattern": "hello"}));
+    assert_eq!(may_edit(&sb, "a.txt"), Ok(()));
+    assert_eq!(may_edit(&sb, "other.txt"), Err("edit_requires_prior_read"));
     // Partial: the read cache entry does not claim the whole file was seen.
     let meta = fs::metadata(sb.root().join("a.txt")).unwrap();
     let cache = sb.session.read_cache();
@@ -499,9 +449,9 @@ fn a_notebook_hit_is_recorded_but_does_not_allow_an_edit() {
     let sb = Sandbox::new();
     sb.write("nb.ipynb", "{\"cells\": [\"hello\"]}\n");
     sb.write("NB2.IPYNB", "hello\n");
-    sb.grep(json!({"pattern": "hello"}));
-    assert_eq!(sb.may_edit("nb.ipynb"), Err("edit_requires_prior_read"));
-    assert_eq!(sb.may_edit("NB2.IPYNB"), Err("edit_requires_prior_read"));
+    sb.call("grep_search", json!({"pattern": "hello"}));
+    assert_eq!(may_edit(&sb, "nb.ipynb"), Err("edit_requires_prior_read"));
+    assert_eq!(may_edit(&sb, "NB2.IPYNB"), Err("edit_requires_prior_read"));
 }
 
 #[test]
@@ -509,10 +459,10 @@ fn files_cut_from_the_listing_are_not_recorded_as_read() {
     let sb = Sandbox::new();
     sb.write("a.txt", "hello\n");
     sb.write("b.txt", "hello\n");
-    let result = sb.grep(json!({"pattern": "hello", "limit": 1}));
+    let result = sb.call("grep_search", json!({"pattern": "hello", "limit": 1}));
     assert_eq!(result.result_file_paths, [sb.root().join("a.txt")]);
-    assert_eq!(sb.may_edit("a.txt"), Ok(()));
-    assert_eq!(sb.may_edit("b.txt"), Err("edit_requires_prior_read"));
+    assert_eq!(may_edit(&sb, "a.txt"), Ok(()));
+    assert_eq!(may_edit(&sb, "b.txt"), Err("edit_requires_prior_read"));
 }
 
 #[test]
@@ -524,7 +474,7 @@ fn invalid_patterns_are_refused_with_qwens_code_and_text() {
         ("*abc", "/*abc/: Nothing to repeat"),
         ("(?i)HELLO", "/(?i)HELLO/: Invalid group"),
     ] {
-        let result = sb.grep(json!({ "pattern": pattern }));
+        let result = sb.call("grep_search", json!({ "pattern": pattern }));
         assert_eq!(code(&result), Some("invalid_tool_params"));
         let message = &result.error.as_ref().unwrap().message;
         let qwen = format!(
@@ -539,15 +489,8 @@ fn bad_paths_are_refused_like_qwen_and_escapes_like_the_sandbox() {
     let sb = Sandbox::new();
     sb.write("b.txt", "hello\n");
     let message = |args: Value| {
-        let result = sb.grep(args);
-        (
-            code(&result),
-            result
-                .error
-                .unwrap()
-                .message
-                .replace(sb.root().to_str().unwrap(), "[ROOT]"),
-        )
+        let result = sb.call("grep_search", args);
+        (code(&result), sb.masked(&result.error.unwrap().message))
     };
     let (c, m) = message(json!({"pattern": "hello", "path": "nope"}));
     assert_eq!(c, Some("invalid_tool_params"));
@@ -567,12 +510,15 @@ fn bad_paths_are_refused_like_qwen_and_escapes_like_the_sandbox() {
 fn shell_escapes_and_blank_paths_are_normalized_like_qwen() {
     let sb = Sandbox::new();
     sb.write("my dir/a.txt", "hello\n");
-    let result = sb.grep(json!({"pattern": "hello", "path": " my\\ dir "}));
+    let result = sb.call(
+        "grep_search",
+        json!({"pattern": "hello", "path": " my\\ dir "}),
+    );
     assert!(
         result.llm_content.contains("in path \"my dir\":"),
         "{}",
         result.llm_content
     );
-    let blank = sb.grep(json!({"pattern": "hello", "path": "   "}));
+    let blank = sb.call("grep_search", json!({"pattern": "hello", "path": "   "}));
     assert!(blank.llm_content.contains("in the workspace directory:"));
 }
