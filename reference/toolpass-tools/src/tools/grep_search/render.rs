@@ -232,21 +232,19 @@ mod tests {
         }
     }
 
+    /// What the model reads of `files` found for `p` across the workspace,
+    /// within `chars` characters.
+    fn render_within(files: &[FileHits], chars: usize) -> Rendered {
+        let budget = Budget { chars, lines: 100 };
+        render("p", "in the workspace directory", None, files, budget)
+    }
+
     #[test]
     fn the_cut_is_counted_as_qwen_counts_it() {
         // Budget 20 units: "File: a\n" (8) + "L1: x\n" (6) fit, "L2: yyyy\n" (9) does not:
         // 6 units of it and "..." are shown, so two lines count as included.
         let files = [file("a", &[(1, "x"), (2, "yyyy"), (3, "z")])];
-        let r = render(
-            "p",
-            "in the workspace directory",
-            None,
-            &files,
-            Budget {
-                chars: 20,
-                lines: 100,
-            },
-        );
+        let r = render_within(&files, 20);
         assert_eq!(
             r.llm_content,
             "Found 3 matches for pattern \"p\" in the workspace directory:\n---\nFile: a\nL1: x\nL2: yy... [1 line truncated] ..."
@@ -258,16 +256,7 @@ mod tests {
     #[test]
     fn a_zero_budget_cuts_the_first_header_to_nothing() {
         let files = [file("a", &[(1, "x")])];
-        let r = render(
-            "p",
-            "in the workspace directory",
-            None,
-            &files,
-            Budget {
-                chars: 0,
-                lines: 100,
-            },
-        );
+        let r = render_within(&files, 0);
         // "..." alone is a line Qwen counts as included, so nothing is "omitted".
         assert!(
             r.llm_content.ends_with("---\n... [0 lines truncated] ..."),

@@ -90,35 +90,32 @@ fn js_string(value: &Value) -> String {
             _ => n.to_string(),
         },
         Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .map(|v| {
-                if v.is_null() {
-                    String::new()
-                } else {
-                    js_string(v)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(","),
+        Value::Array(items) => js_join(items, ","),
         Value::Object(_) => "[object Object]".to_owned(),
     }
+}
+
+/// `Array.prototype.join`: `null` items join as empty, the rest as
+/// `String(item)`.
+fn js_join(items: &[Value], separator: &str) -> String {
+    items
+        .iter()
+        .map(|v| {
+            if v.is_null() {
+                String::new()
+            } else {
+                js_string(v)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
 }
 
 /// `normalizeSource`, and the `String()` the cell template applies to it.
 fn source(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
-        Value::Array(items) => items
-            .iter()
-            .map(|v| {
-                if v.is_null() {
-                    String::new()
-                } else {
-                    js_string(v)
-                }
-            })
-            .collect(),
+        Value::Array(items) => js_join(items, ""),
         other => js_string(other),
     }
 }
@@ -226,19 +223,7 @@ fn render_output(output: &Value) -> String {
             if let Value::Array(lines) = &output["traceback"]
                 && !lines.is_empty()
             {
-                parts.push(
-                    lines
-                        .iter()
-                        .map(|v| {
-                            if v.is_null() {
-                                String::new()
-                            } else {
-                                js_string(v)
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                );
+                parts.push(js_join(lines, "\n"));
             }
             strip_ansi(&parts.join(": "))
         }
