@@ -21,7 +21,7 @@ use serde::Deserialize;
 use toolpass_core::edit::{EditRequest, calculate_edit};
 
 use super::guarded_write::{CommitError, GuardedWrite};
-use super::path_arg::normalize_file_path;
+use super::path_arg::{normalize_file_path, resolve_in_sandbox};
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolResult};
@@ -85,13 +85,7 @@ impl DeclarativeTool for EditTool {
         session: &Session,
     ) -> Result<(), BuildError> {
         normalize_file_path(&mut params.file_path)?;
-        params.resolved = session
-            .sandbox()
-            .resolve(&params.file_path)
-            .map_err(|e| BuildError {
-                code: e.code(),
-                message: e.to_string(),
-            })?;
+        params.resolved = resolve_in_sandbox(session, &params.file_path)?;
         Ok(())
     }
 

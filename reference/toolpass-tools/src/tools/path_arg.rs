@@ -1,7 +1,11 @@
 //! The `file_path` argument as Qwen's file tools take it: trimmed,
 //! shell-escapes removed (`my\ file.txt` → `my file.txt`, Qwen's
-//! `unescapePath`), non-empty and absolute.
+//! `unescapePath`), non-empty and absolute; and, beyond Qwen, resolved
+//! inside the session's sandbox.
 
+use std::path::PathBuf;
+
+use crate::session::Session;
 use crate::tool::BuildError;
 
 /// Characters Qwen's `SHELL_SPECIAL_CHARS` lets a backslash escape.
@@ -44,6 +48,19 @@ pub fn normalize_file_path(file_path: &mut String) -> Result<(), BuildError> {
         )));
     }
     Ok(())
+}
+
+/// The real path of `path` (absolute, normalized) under the session's
+/// sandbox.
+///
+/// # Errors
+/// The sandbox's refusal (outside the root, a symlink loop, ...), with its
+/// own code and message.
+pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
+    session.sandbox().resolve(path).map_err(|e| BuildError {
+        code: e.code(),
+        message: e.to_string(),
+    })
 }
 
 #[cfg(test)]

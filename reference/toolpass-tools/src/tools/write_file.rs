@@ -27,7 +27,7 @@ use toolpass_core::text::Decoded;
 
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::node::{fs_error_message, make_relative, shorten_path};
-use super::path_arg::unescape_path;
+use super::path_arg::{resolve_in_sandbox, unescape_path};
 use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
@@ -106,13 +106,7 @@ impl DeclarativeTool for WriteFileTool {
                 "File path must be absolute: {file_path}"
             )));
         }
-        params.resolved = session
-            .sandbox()
-            .resolve(file_path)
-            .map_err(|e| BuildError {
-                code: e.code(),
-                message: e.to_string(),
-            })?;
+        params.resolved = resolve_in_sandbox(session, file_path)?;
         // Qwen's lstat: a symlink to a directory passes here and is refused
         // by the prior-read check as a directory.
         match fs::symlink_metadata(file_path) {

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use super::collate::locale_cmp;
 use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
-use super::path_arg::unescape_path;
+use super::path_arg::{resolve_in_sandbox, unescape_path};
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::result::{Display, ToolFailure, ToolResult};
@@ -98,13 +98,7 @@ impl DeclarativeTool for ListDirectoryTool {
                 params.path
             )));
         }
-        params.resolved = session
-            .sandbox()
-            .resolve(&params.path)
-            .map_err(|e| BuildError {
-                code: e.code(),
-                message: e.to_string(),
-            })?;
+        params.resolved = resolve_in_sandbox(session, &params.path)?;
         Ok(())
     }
 

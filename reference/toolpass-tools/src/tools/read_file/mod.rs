@@ -44,7 +44,7 @@ use super::ignore_files::QwenIgnore;
 use super::node::{
     self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
 };
-use super::path_arg::unescape_path;
+use super::path_arg::{resolve_in_sandbox, unescape_path};
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::read_cache::{CacheState, ReadKind};
@@ -163,13 +163,7 @@ impl DeclarativeTool for ReadFileTool {
                 "File path must be absolute, but was relative: {file_path}. You must provide an absolute path."
             )));
         }
-        params.resolved = session
-            .sandbox()
-            .resolve(&file_path)
-            .map_err(|e| BuildError {
-                code: e.code(),
-                message: e.to_string(),
-            })?;
+        params.resolved = resolve_in_sandbox(session, &file_path)?;
         params.pages = params
             .pages
             .as_deref()
