@@ -298,3 +298,41 @@ fn every_edit_error_code_reaches_the_model() {
     }
     assert_eq!(sb.bytes("a.txt"), b"one one\n");
 }
+
+/// A file-history hook that records what it backed up and then deletes the
+/// file, so the test can tell which side of the last check it ran on.
+struct DeletingBackup(std::sync::Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>);
+
+impl toolpass_tools::session::EditBackup for DeletingBackup {
+    fn track_edit(&self, path: &std::path::Path) {
+        self.0.lock().unwrap().push(path.to_owned());
+        fs::remove_file(path).unwrap();
+    }
+}
+
+#[test]
+fn the_backup_runs_before_the_last_freshness_check() {
+    // Seed §6.3: a backup after the check would widen the check-to-write
+    // window. Run before it, the deletion is seen by the last check itself
+    // ("disappeared"); run after it, only the commit's fingerprint
+    // comparison would notice ("modified since").
+    let mut sb = Sandbox::new();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    sb.session.set_backup(Box::new(DeletingBackup(log.clone())));
+    sb.write("a.txt", "x = 1\n");
+    sb.record_read("a.txt", FULL_TEXT);
+    let result = edit(&sb, "a.txt", "x = 1", "x = 2");
+    assert_eq!(code(&result), Some("file_changed_since_read"));
+    assert!(
+        result
+            .llm_content
+            .contains("disappeared after the model read it"),
+        "{}",
+        result.llm_content
+    );
+    assert_eq!(*log.lock().unwrap(), [sb.path("a.txt")]);
+    // Creating a file backs nothing up.
+    log.lock().unwrap().clear();
+    assert_eq!(code(&edit(&sb, "new.txt", "", "hi\n")), None);
+    assert!(log.lock().unwrap().is_empty());
+}

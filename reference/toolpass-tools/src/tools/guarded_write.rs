@@ -116,6 +116,11 @@ impl<'a> GuardedWrite<'a> {
         current: Option<&Decoded>,
         create_parents: bool,
     ) -> Result<(), CommitError> {
+        // The backup goes before the last check, never between it and the
+        // write: a slow copy there would widen the window the check closes.
+        if expect_existing {
+            self.session.backup().track_edit(self.path);
+        }
         // Right before the write, since a confirmation may take long; a
         // vanished file must not turn into a new one made from stale bytes.
         let precondition = match self.check(expect_existing).map_err(CommitError::Refused)? {
