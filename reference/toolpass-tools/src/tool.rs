@@ -155,6 +155,22 @@ impl Declaration {
         Ok(Declaration::new(name, kind, description, schema))
     }
 
+    /// A declaration embedded in this crate (`include_str!` of a file under
+    /// `tools/declarations/`, Qwen Code's own, Apache-2.0, copied verbatim
+    /// so transcripts run unchanged against both implementations).
+    ///
+    /// # Panics
+    /// When the embedded JSON is malformed: a build-time constant, so
+    /// `tools::tests::every_standard_tool_builds` catches it before release.
+    #[must_use]
+    pub fn qwen(name: &'static str, kind: Kind, json: &str) -> Self {
+        match Self::from_json(name, kind, json) {
+            Ok(declaration) => declaration,
+            #[allow(clippy::panic)] // See the doc: a constant, checked by a test.
+            Err(e) => panic!("embedded {e}"),
+        }
+    }
+
     /// Checks `args` against the schema; the message names the argument,
     /// like Ajv's `errorsText` with `dataVar: "params"`.
     ///

@@ -43,12 +43,8 @@ impl EditTool {
     /// Never: the embedded declaration is checked by a test.
     #[must_use]
     pub fn new() -> Self {
-        // Qwen Code's declaration, Apache-2.0, copied verbatim so transcripts
-        // run unchanged against both implementations.
-        let json = include_str!("declarations/edit.json");
-        #[allow(clippy::expect_used)] // A constant, checked by `declaration_parses`.
         let declaration =
-            Declaration::from_json(NAME, Kind::Edit, json).expect("edit.json is valid");
+            Declaration::qwen(NAME, Kind::Edit, include_str!("declarations/edit.json"));
         EditTool { declaration }
     }
 }

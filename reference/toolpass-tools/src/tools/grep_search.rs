@@ -55,10 +55,11 @@ impl GrepTool {
     /// Never: the embedded declaration is checked by a test.
     #[must_use]
     pub fn new() -> Self {
-        let json = include_str!("declarations/grep_search.json");
-        #[allow(clippy::expect_used)] // A constant, checked by a test.
-        let declaration =
-            Declaration::from_json(NAME, Kind::Search, json).expect("grep_search.json is valid");
+        let declaration = Declaration::qwen(
+            NAME,
+            Kind::Search,
+            include_str!("declarations/grep_search.json"),
+        );
         GrepTool { declaration }
     }
 }

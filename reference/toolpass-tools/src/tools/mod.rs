@@ -29,3 +29,30 @@ pub fn standard() -> Vec<Arc<dyn Tool>> {
         Arc::new(glob::GlobTool::new()),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_standard_tool_builds_from_its_embedded_declaration() {
+        // Each constructor parses an embedded JSON declaration and panics on
+        // a malformed one; this is the test its doc promises.
+        let names: Vec<String> = standard().iter().map(|t| t.name().to_owned()).collect();
+        assert_eq!(
+            names,
+            [
+                "read_file",
+                "write_file",
+                "edit",
+                "list_directory",
+                "grep_search",
+                "glob"
+            ]
+        );
+        for tool in standard() {
+            assert_eq!(tool.parameter_schema()["type"], "object", "{}", tool.name());
+            assert!(!tool.description().is_empty(), "{}", tool.name());
+        }
+    }
+}

@@ -50,13 +50,11 @@ impl WriteFileTool {
     /// Never: the embedded declaration is checked by a test.
     #[must_use]
     pub fn new() -> Self {
-        // Qwen Code's declaration as its registry shows it, Apache-2.0,
-        // copied verbatim so transcripts run unchanged against both
-        // implementations.
-        let json = include_str!("declarations/write_file.json");
-        #[allow(clippy::expect_used)] // A constant, checked by a test.
-        let declaration =
-            Declaration::from_json(NAME, Kind::Edit, json).expect("write_file.json is valid");
+        let declaration = Declaration::qwen(
+            NAME,
+            Kind::Edit,
+            include_str!("declarations/write_file.json"),
+        );
         WriteFileTool { declaration }
     }
 }

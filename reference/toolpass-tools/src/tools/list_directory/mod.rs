@@ -44,12 +44,11 @@ impl ListDirectoryTool {
     /// Never: the embedded declaration is checked by a test.
     #[must_use]
     pub fn new() -> Self {
-        // Qwen Code's declaration (ls.ts), Apache-2.0, copied verbatim so
-        // transcripts run unchanged against both implementations.
-        let json = include_str!("../declarations/list_directory.json");
-        #[allow(clippy::expect_used)] // A constant, checked by a test.
-        let declaration =
-            Declaration::from_json(NAME, Kind::Search, json).expect("list_directory.json is valid");
+        let declaration = Declaration::qwen(
+            NAME,
+            Kind::Search,
+            include_str!("../declarations/list_directory.json"),
+        );
         ListDirectoryTool { declaration }
     }
 }

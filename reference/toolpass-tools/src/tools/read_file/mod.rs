@@ -87,13 +87,11 @@ impl ReadFileTool {
     #[doc(hidden)]
     #[must_use]
     pub fn with_pdf_programs(pdftotext: &str, pdfinfo: &str) -> Self {
-        // Qwen Code's declaration as its registry shows it to a text-only
-        // model, Apache-2.0, copied verbatim so transcripts run unchanged
-        // against both implementations.
-        let json = include_str!("../declarations/read_file.json");
-        #[allow(clippy::expect_used)] // A constant, checked by a test.
-        let declaration =
-            Declaration::from_json(NAME, Kind::Read, json).expect("read_file.json is valid");
+        let declaration = Declaration::qwen(
+            NAME,
+            Kind::Read,
+            include_str!("../declarations/read_file.json"),
+        );
         ReadFileTool {
             declaration,
             pdf: Arc::new(PdfTools::new(pdftotext, pdfinfo)),
