@@ -2,6 +2,7 @@
 //! launch spec and performs the handshake; [`Connection`] sends requests to
 //! one process and replaces it when it dies.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use toolpass_protocol::{
     Dialect, Feature, InitializeParams, InitializeResult, Notification, ToolpassCapability,
 };
 
-use crate::error::{CallError, StartError, StartErrorKind};
+use crate::error::{CallError, CallErrorKind, StartError, StartErrorKind};
 use crate::implementation::Implementation;
 use crate::process::Process;
 
@@ -232,8 +233,16 @@ impl Connection {
     /// (say, an Outcome the runner cannot read), killing the process. The
     /// returned error is a [`crate::CallErrorKind::ProtocolError`] unless
     /// the connection had already died of something else.
-    pub async fn reject(&mut self, method: &str, what: String, line: Option<String>) -> CallError {
-        let kind = crate::CallErrorKind::ProtocolError { what, line };
+    pub async fn reject(
+        &mut self,
+        method: &str,
+        what: impl Into<String>,
+        line: Option<String>,
+    ) -> CallError {
+        let kind = CallErrorKind::ProtocolError {
+            what: what.into(),
+            line,
+        };
         self.process.fail_with(kind, method).await
     }
 
@@ -259,6 +268,17 @@ impl Connection {
     /// period (or kills its group after it) and returns how it ended.
     pub async fn close(mut self) -> Option<ExitStatus> {
         self.process.close().await
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("implementation", self.supervisor.implementation())
+            .field("pid", &self.pid())
+            .field("root", &self.root)
+            .field("death", &self.process.death())
+            .finish_non_exhaustive()
     }
 }
 

@@ -353,15 +353,17 @@ async fn a_missing_program_is_a_spawn_error() {
 }
 
 async fn a_plain_mcp_server_gets_the_sandbox_root_on_its_command_line() {
+    let sandbox = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
     let implementation = test_binary()
         .args(["--root", "{root}"])
-        .env(BEHAVIOUR_ENV, "plain-mcp");
+        .env(BEHAVIOUR_ENV, "plain-mcp")
+        .current_dir(elsewhere.path());
     assert!(implementation.needs_root());
     let supervisor = Supervisor::new(implementation, Options::default());
     let error = supervisor.connect(None).await.err().unwrap();
     assert_eq!(error.kind(), StartErrorKind::Root);
 
-    let sandbox = tempfile::tempdir().unwrap();
     let mut connection = supervisor.connect(Some(sandbox.path())).await.unwrap();
     assert_eq!(connection.peer().dialect(), Dialect::PlainMcp("2025-06-18"));
     assert!(connection.peer().features().is_empty());
@@ -378,7 +380,11 @@ async fn a_plain_mcp_server_gets_the_sandbox_root_on_its_command_line() {
     assert!(!summary.toolpass);
     assert_eq!(
         summary.llm_content,
-        format!("ls --root {}", sandbox.path().display())
+        format!(
+            "ls --root {} in {}",
+            sandbox.path().display(),
+            elsewhere.path().canonicalize().unwrap().display()
+        )
     );
 
     // A restart keeps the root.

@@ -44,7 +44,8 @@ enum Behaviour {
     Silent,
     /// Does not exit at EOF.
     IgnoreEof,
-    /// A plain MCP server taking `--root DIR`.
+    /// A plain MCP server taking `--root DIR`; `tools/call` answers with
+    /// its arguments and working directory.
     PlainMcp,
     /// Speaks toolpass/2.
     Toolpass2,
@@ -185,7 +186,8 @@ fn tools_call(behaviour: Behaviour, call: u32, request: Request) {
         }
         Behaviour::PlainMcp => {
             let args: Vec<String> = std::env::args().skip(1).collect();
-            let text = format!("{} {}", params.name, args.join(" "));
+            let cwd = std::env::current_dir().expect("a working directory");
+            let text = format!("{} {} in {}", params.name, args.join(" "), cwd.display());
             return send(raw_result(
                 id,
                 json!({"content": [{"type": "text", "text": text}]}),
