@@ -1,0 +1,537 @@
+//! The supervisor against implementations that crash, hang, print garbage,
+//! flood stderr, answer with the wrong id, or behave; and against the real
+//! reference server, started through cargo.
+//!
+//! The misbehaving implementation is this test binary itself, run again
+//! with [`misbehave::BEHAVIOUR_ENV`] set. That is why this binary has its own
+//! `main` (`harness = false`): libtest prints "running 1 test" on stdout
+//! before any `#[test]` function runs, and a protocol peer's stdout must
+//! carry nothing but protocol lines. `main` turns into the server before
+//! any harness code runs, and otherwise runs the trials with libtest-mimic.
+//!
+//! Every test checks how the failure was classified, that the stderr tail
+//! came with it, that `restart` brings back a working connection, and that
+//! no process is left behind. Timeouts are generous except on the one call
+//! meant to hang, and nothing asserts on time taken.
+
+mod misbehave;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use libtest_mimic::{Arguments, Trial};
+use serde_json::Map;
+use toolpass::{
+    CallError, CallErrorKind, Connection, Implementation, Options, Profile, StartErrorKind,
+    Supervisor, reference_server,
+};
+use toolpass_protocol::method;
+use toolpass_protocol::{
+    BatchParams, CallContext, Dialect, Feature, Outcome, OutcomeSummary, SessionId,
+    SessionOpenParams, ToolsCallParams, ToolsListParams,
+};
+
+use crate::misbehave::BEHAVIOUR_ENV;
+
+/// For calls that should be answered: long enough for a loaded machine.
+const PATIENT: Duration = Duration::from_secs(120);
+/// For the call meant to hang: it never ends, so any wait proves it.
+const IMPATIENT: Duration = Duration::from_secs(2);
+
+fn main() -> ExitCode {
+    if let Ok(spec) = std::env::var(BEHAVIOUR_ENV) {
+        misbehave::serve(&spec);
+    }
+    let args = Arguments::from_args();
+    libtest_mimic::run(&args, trials()).exit_code()
+}
+
+macro_rules! trials {
+    ($($test:ident),* $(,)?) => {
+        vec![$(Trial::test(stringify!($test), || {
+            run($test());
+            Ok(())
+        })),*]
+    };
+}
+
+/// Every test of this binary; a test missing here is dead code, which the
+/// lints reject.
+fn trials() -> Vec<Trial> {
+    trials![
+        a_well_behaved_server_answers_sends_notices_and_exits_at_eof,
+        an_error_response_leaves_the_connection_usable,
+        a_crash_on_the_nth_call_reports_the_exit_status,
+        a_hang_on_the_nth_call_times_out_and_kills_the_whole_group,
+        a_line_that_is_not_json_is_a_protocol_error_quoting_it,
+        a_reply_with_a_wrong_id_is_a_protocol_error,
+        a_result_of_the_wrong_shape_is_a_protocol_error,
+        a_stderr_flood_neither_blocks_the_server_nor_grows_the_tail,
+        a_server_that_exits_after_initialize_crashes_the_next_call,
+        close_kills_a_server_that_ignores_end_of_input,
+        dropping_a_connection_kills_its_process_group,
+        a_silent_server_fails_the_handshake_with_a_timeout,
+        another_major_version_is_refused_with_a_clear_message,
+        a_missing_program_is_a_spawn_error,
+        a_plain_mcp_server_gets_the_sandbox_root_on_its_command_line,
+        the_reference_server_speaks_toolpass_1_with_sessions,
+    ]
+}
+
+fn run(test: impl Future<Output = ()>) {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+        .block_on(test);
+}
+
+// ---------------------------------------------------------------------------
+// Behaviours one by one.
+
+async fn a_well_behaved_server_answers_sends_notices_and_exits_at_eof() {
+    let mut connection = connect("well").await;
+    let peer = connection.peer();
+    assert_eq!(peer.server_info().name, "misbehave");
+    assert!(matches!(peer.dialect(), Dialect::Toolpass(_)));
+    assert!(peer.supports(&Feature::Sessions));
+    assert!(!peer.supports(&Feature::Batch));
+
+    for n in 1..=3 {
+        let outcome = call(&mut connection, "ping").await.unwrap();
+        assert_eq!(outcome.llm_content(), format!("echo {n}: ping"));
+    }
+    let outcome = call(&mut connection, "notify").await.unwrap();
+    assert_eq!(outcome.llm_content(), "notified");
+    let notice = connection
+        .next_notification(PATIENT)
+        .await
+        .expect("the notice arrives");
+    let notice = notice.params::<method::Notice>().unwrap();
+    assert_eq!(notice.text, "background job done");
+    assert_eq!(
+        connection.next_notification(Duration::ZERO).await,
+        None,
+        "one notice only"
+    );
+    assert!(connection.stderr_tail().contains("misbehave: well (pid"));
+
+    let pid = connection.pid();
+    let status = connection.close().await.expect("the server was reaped");
+    assert!(status.success(), "it exits at EOF on its own: {status}");
+    assert_gone(pid).await;
+}
+
+async fn an_error_response_leaves_the_connection_usable() {
+    let mut connection = connect("well").await;
+    let params = BatchParams {
+        session_id: SessionId("s1".to_owned()),
+        calls: Vec::new(),
+    };
+    let error = connection
+        .request::<method::Batch>(&params, PATIENT)
+        .await
+        .unwrap_err();
+    let CallErrorKind::ErrorResponse(response) = error.kind() else {
+        panic!("expected an error response, got {error}");
+    };
+    assert_eq!(response.code, -32601);
+    assert!(!error.is_fatal());
+    assert!(error.stderr_tail().contains("misbehave: well"));
+    assert!(connection.is_alive());
+    let outcome = call(&mut connection, "ping").await.unwrap();
+    assert_eq!(outcome.llm_content(), "echo 1: ping");
+    drop_and_check(connection).await;
+}
+
+async fn a_crash_on_the_nth_call_reports_the_exit_status() {
+    let mut connection = connect("crash:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let CallErrorKind::Crash {
+        status: Some(status),
+    } = error.kind()
+    else {
+        panic!("expected a crash with a status, got {error}");
+    };
+    assert_eq!(status.code(), Some(3));
+    assert!(
+        error.to_string().contains("exited before answering"),
+        "{error}"
+    );
+    assert_tail(&error, "crashing on call 2");
+    assert!(!connection.is_alive());
+    assert_gone(pid).await;
+
+    // A dead connection keeps failing the same way, without waiting.
+    let again = call(&mut connection, "ping").await.unwrap_err();
+    assert_eq!(again.kind(), error.kind());
+
+    restart_and_check(connection).await;
+}
+
+async fn a_hang_on_the_nth_call_times_out_and_kills_the_whole_group() {
+    let mut connection = connect("hang:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call_within(&mut connection, "ping", IMPATIENT)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), &CallErrorKind::Timeout { after: IMPATIENT });
+    assert_tail(&error, "hanging on call 2");
+    let grandchild = pid_after(error.stderr_tail(), "grandchild ");
+    assert_gone(pid).await;
+    assert_gone(grandchild).await;
+    restart_and_check(connection).await;
+}
+
+async fn a_line_that_is_not_json_is_a_protocol_error_quoting_it() {
+    let mut connection = connect("garbage:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let CallErrorKind::ProtocolError { what, line } = error.kind() else {
+        panic!("expected a protocol error, got {error}");
+    };
+    assert!(what.contains("not JSON"), "{what}");
+    assert_eq!(line.as_deref(), Some("this is not JSON {"));
+    assert_tail(&error, "garbage on call 2");
+    assert_gone(pid).await;
+    restart_and_check(connection).await;
+}
+
+async fn a_reply_with_a_wrong_id_is_a_protocol_error() {
+    let mut connection = connect("wrong-id:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let CallErrorKind::ProtocolError { what, line } = error.kind() else {
+        panic!("expected a protocol error, got {error}");
+    };
+    assert!(what.contains("id 1003"), "{what}");
+    assert!(what.contains("names no request in flight"), "{what}");
+    assert!(
+        line.as_deref().unwrap().contains(r#""id":1003"#),
+        "{line:?}"
+    );
+    assert_tail(&error, "wrong id on call 2");
+    assert_gone(pid).await;
+    restart_and_check(connection).await;
+}
+
+async fn a_result_of_the_wrong_shape_is_a_protocol_error() {
+    let mut connection = connect("bad-result:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let CallErrorKind::ProtocolError { what, line } = error.kind() else {
+        panic!("expected a protocol error, got {error}");
+    };
+    assert!(what.contains("invalid result for tools/call"), "{what}");
+    assert!(
+        line.as_deref().unwrap().contains("not an array"),
+        "{line:?}"
+    );
+    assert_tail(&error, "bad result on call 2");
+    assert_gone(pid).await;
+    restart_and_check(connection).await;
+}
+
+async fn a_stderr_flood_neither_blocks_the_server_nor_grows_the_tail() {
+    let mut connection = connect("flood").await;
+    // 2 MiB per call: far more than a pipe buffer, so a supervisor that
+    // stopped draining stderr would leave the server stuck mid-answer.
+    for n in 1..=4 {
+        let outcome = call(&mut connection, "ping").await.unwrap();
+        assert_eq!(outcome.llm_content(), format!("echo {n}: ping"));
+    }
+    let tail = connection.stderr_tail();
+    assert!(tail.len() <= (8 << 10) + 64, "{} bytes", tail.len());
+    assert!(
+        tail.starts_with('['),
+        "says that bytes were dropped: {tail:.80}"
+    );
+    assert!(tail.ends_with("misbehave: flood done for call 4\n"));
+
+    // The tail comes with errors too.
+    let params = BatchParams {
+        session_id: SessionId("s1".to_owned()),
+        calls: Vec::new(),
+    };
+    let error = connection
+        .request::<method::Batch>(&params, PATIENT)
+        .await
+        .unwrap_err();
+    assert!(matches!(error.kind(), CallErrorKind::ErrorResponse(_)));
+    assert_tail(&error, "flood done for call 4");
+    drop_and_check(connection).await;
+}
+
+async fn a_server_that_exits_after_initialize_crashes_the_next_call() {
+    let mut connection = connect("exit-after-initialize").await;
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let CallErrorKind::Crash {
+        status: Some(status),
+    } = error.kind()
+    else {
+        panic!("expected a crash with a status, got {error}");
+    };
+    assert!(status.success(), "{status}");
+    assert_tail(&error, "leaving after initialize");
+    assert_gone(pid).await;
+    // The fresh process answers initialize again, then leaves again.
+    connection.restart().await.unwrap();
+    assert!(matches!(
+        call(&mut connection, "ping").await.unwrap_err().kind(),
+        CallErrorKind::Crash { .. }
+    ));
+    drop_and_check(connection).await;
+}
+
+async fn close_kills_a_server_that_ignores_end_of_input() {
+    let options = Options::default().grace(Duration::from_secs(1));
+    let connection = fake("ignore-eof", options).connect(None).await.unwrap();
+    let pid = connection.pid();
+    let status = connection.close().await.expect("the server was reaped");
+    assert_eq!(status.signal(), Some(9), "{status}");
+    assert_gone(pid).await;
+}
+
+async fn dropping_a_connection_kills_its_process_group() {
+    let mut connection = connect("well").await;
+    let outcome = call(&mut connection, "spawn").await.unwrap();
+    let grandchild = pid_after(outcome.llm_content(), "grandchild ");
+    let pid = connection.pid();
+    drop(connection);
+    assert_gone(pid).await;
+    assert_gone(grandchild).await;
+}
+
+async fn a_silent_server_fails_the_handshake_with_a_timeout() {
+    let options = Options::default().start_timeout(IMPATIENT);
+    let error = fake("silent", options).connect(None).await.err().unwrap();
+    assert_eq!(error.kind(), StartErrorKind::Handshake);
+    let call = error.call_error().expect("the failed initialize");
+    assert_eq!(call.kind(), &CallErrorKind::Timeout { after: IMPATIENT });
+    assert_eq!(call.method(), "initialize");
+    assert!(error.stderr_tail().contains("misbehave: silent"));
+    assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
+}
+
+async fn another_major_version_is_refused_with_a_clear_message() {
+    let error = fake("toolpass2", Options::default())
+        .connect(None)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
+    let message = error.to_string();
+    assert!(message.contains("misbehave 0.0.0"), "{message}");
+    assert!(message.contains("the peer speaks toolpass/2"), "{message}");
+    assert!(message.contains("this side speaks toolpass/1"), "{message}");
+    assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
+}
+
+async fn a_missing_program_is_a_spawn_error() {
+    let implementation = Implementation::new("/nonexistent/toolpass-implementation");
+    let error = Supervisor::new(implementation, Options::default())
+        .connect(None)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), StartErrorKind::Spawn);
+    assert!(
+        error
+            .to_string()
+            .contains("/nonexistent/toolpass-implementation")
+    );
+}
+
+async fn a_plain_mcp_server_gets_the_sandbox_root_on_its_command_line() {
+    let sandbox = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let implementation = test_binary()
+        .args(["--root", "{root}"])
+        .env(BEHAVIOUR_ENV, "plain-mcp")
+        .current_dir(elsewhere.path());
+    assert!(implementation.needs_root());
+    let supervisor = Supervisor::new(implementation, Options::default());
+    let error = supervisor.connect(None).await.err().unwrap();
+    assert_eq!(error.kind(), StartErrorKind::Root);
+
+    let mut connection = supervisor.connect(Some(sandbox.path())).await.unwrap();
+    assert_eq!(connection.peer().dialect(), Dialect::PlainMcp("2025-06-18"));
+    assert!(connection.peer().features().is_empty());
+    let params = ToolsCallParams {
+        name: "ls".to_owned(),
+        arguments: Map::new(),
+        meta: None,
+    };
+    let value = connection
+        .request_value::<method::ToolsCall>(&params, PATIENT)
+        .await
+        .unwrap();
+    let summary = OutcomeSummary::from_value(&value).unwrap();
+    assert!(!summary.toolpass);
+    assert_eq!(
+        summary.llm_content,
+        format!(
+            "ls --root {} in {}",
+            sandbox.path().display(),
+            elsewhere.path().canonicalize().unwrap().display()
+        )
+    );
+
+    // A restart keeps the root.
+    connection.restart().await.unwrap();
+    assert_eq!(connection.root(), Some(sandbox.path()));
+    drop_and_check(connection).await;
+}
+
+async fn the_reference_server_speaks_toolpass_1_with_sessions() {
+    let implementation = tokio::task::spawn_blocking(|| reference_server(Profile::Dev))
+        .await
+        .unwrap()
+        .unwrap();
+    let supervisor = Supervisor::new(implementation, Options::default());
+    let mut connection = supervisor.connect(None).await.unwrap();
+    let peer = connection.peer();
+    assert_eq!(peer.initialize_result().protocol_version, "toolpass/1");
+    let Dialect::Toolpass(toolpass) = peer.dialect() else {
+        panic!("the reference is a toolpass implementation");
+    };
+    assert_eq!(toolpass.version, 1);
+    assert!(peer.supports(&Feature::Sessions));
+
+    let sandbox = tempfile::tempdir().unwrap();
+    let root = sandbox.path().to_str().unwrap();
+    let session = connection
+        .request::<method::SessionOpen>(&SessionOpenParams::new(root), PATIENT)
+        .await
+        .unwrap();
+    let tools = connection
+        .request::<method::ToolsList>(
+            &ToolsListParams {
+                session_id: Some(session.session_id),
+                cursor: None,
+            },
+            PATIENT,
+        )
+        .await
+        .unwrap();
+    assert!(tools.tools.iter().any(|tool| tool.name == "read_file"));
+
+    let pid = connection.pid();
+    let status = connection.close().await.expect("the server was reaped");
+    assert!(status.success(), "{status}");
+    assert_gone(pid).await;
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+fn test_binary() -> Implementation {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    Implementation::new(exe.to_str().expect("a UTF-8 path to the test binary"))
+}
+
+fn fake(behaviour: &str, options: Options) -> Supervisor {
+    Supervisor::new(test_binary().env(BEHAVIOUR_ENV, behaviour), options)
+}
+
+async fn connect(behaviour: &str) -> Connection {
+    fake(behaviour, Options::default())
+        .connect(None)
+        .await
+        .unwrap_or_else(|e| panic!("start {behaviour}: {e}: {}", e.stderr_tail()))
+}
+
+async fn call(connection: &mut Connection, tool: &str) -> Result<Outcome, CallError> {
+    call_within(connection, tool, PATIENT).await
+}
+
+async fn call_within(
+    connection: &mut Connection,
+    tool: &str,
+    timeout: Duration,
+) -> Result<Outcome, CallError> {
+    let context = CallContext {
+        session_id: SessionId("s1".to_owned()),
+        call_id: "c1".to_owned(),
+    };
+    let params = ToolsCallParams::new(tool, Map::new(), context);
+    connection
+        .request::<method::ToolsCall>(&params, timeout)
+        .await
+}
+
+fn assert_tail(error: &CallError, marker: &str) {
+    assert!(
+        error.stderr_tail().contains(marker),
+        "the stderr tail lacks {marker:?}: {:?}",
+        error.stderr_tail()
+    );
+}
+
+/// After a failure, `restart` gives a fresh process that answers (its call
+/// counter starts again at 1); dropping it leaves nothing behind.
+async fn restart_and_check(mut connection: Connection) {
+    let old = connection.pid();
+    connection.restart().await.unwrap();
+    assert_ne!(connection.pid(), old);
+    assert!(connection.is_alive());
+    let outcome = call(&mut connection, "ping").await.unwrap();
+    assert_eq!(outcome.llm_content(), "echo 1: ping");
+    drop_and_check(connection).await;
+}
+
+async fn drop_and_check(connection: Connection) {
+    let pid = connection.pid();
+    drop(connection);
+    assert_gone(pid).await;
+}
+
+/// The number after `prefix` in `text`.
+fn pid_after(text: &str, prefix: &str) -> u32 {
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix:?} in {text:?}"))
+        + prefix.len();
+    let digits: String = text[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap()
+}
+
+/// Waits until `pid` no longer runs. A zombie counts as gone: it runs no
+/// code, and a grandchild orphaned by the group kill is reaped by whoever
+/// adopted it, which may be slow in a container. The wait is long only so
+/// that a loaded machine cannot fail the test; a live process fails it.
+async fn assert_gone(pid: u32) {
+    for _ in 0..1200 {
+        if !is_running(pid) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("process {pid} is still running");
+}
+
+fn is_running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat"))
+    else {
+        return false;
+    };
+    // The state follows the command name, which is in parentheses and may
+    // itself contain ") ".
+    let state = stat
+        .rfind(") ")
+        .and_then(|end| stat[end + 2..].chars().next());
+    !matches!(state, Some('Z' | 'X' | 'x'))
+}
