@@ -249,7 +249,16 @@ async fn a_stderr_flood_neither_blocks_the_server_nor_grows_the_tail() {
         let outcome = call(&mut connection, "ping").await.unwrap();
         assert_eq!(outcome.llm_content(), format!("echo {n}: ping"));
     }
-    let tail = connection.stderr_tail();
+    // stderr and stdout are separate pipes: the reply can arrive before the
+    // drain task has read the last stderr bytes, so wait (boundedly) for them.
+    let mut tail = connection.stderr_tail();
+    for _ in 0..500 {
+        if tail.ends_with("misbehave: flood done for call 4\n") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        tail = connection.stderr_tail();
+    }
     assert!(tail.len() <= (8 << 10) + 64, "{} bytes", tail.len());
     assert!(
         tail.starts_with('['),
