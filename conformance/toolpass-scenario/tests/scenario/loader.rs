@@ -1,0 +1,1 @@
+//! Loader errors: `path:line:column: message` for every problem of every file.

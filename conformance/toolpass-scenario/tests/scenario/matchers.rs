@@ -1,0 +1,1 @@
+//! Each matcher condition, its mismatch, snapshots and JSON subsets.

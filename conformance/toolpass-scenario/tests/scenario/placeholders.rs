@@ -1,0 +1,1 @@
+//! Placeholder substitution and its escape.
