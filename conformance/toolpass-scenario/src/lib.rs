@@ -13,6 +13,7 @@ mod scenario;
 mod schema;
 mod step;
 mod subset;
+mod suggest;
 mod validate;
 
 pub use error::{Error, ErrorKind};

@@ -190,8 +190,8 @@ pub fn parse_str(text: &str, id: &str) -> Result<Scenario, LoadErrors> {
 fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
     let mut scenario = serde_saphyr::from_str::<Scenario>(text).map_err(|e| {
         let pos = e.location().map_or(Pos::UNKNOWN, Pos::from_location);
-        let message = serde_saphyr::DefaultMessageFormatter.format_message(e.without_snippet());
-        LoadErrors(vec![LoadError::new(path, pos, message)])
+        let message = serde_saphyr::UserMessageFormatter.format_message(e.without_snippet());
+        LoadErrors(vec![LoadError::new(path, pos, plain(&message))])
     })?;
     let problems = validate::check(&scenario);
     if !problems.is_empty() {
@@ -204,6 +204,34 @@ fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
     }
     scenario.id = id.to_owned();
     Ok(scenario)
+}
+
+/// The parser's terse words for a wrong shape, in the words a scenario
+/// author knows.
+fn plain(message: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("expected string scalar", "expected a string"),
+        ("expected sequence start", "expected a list"),
+        ("expected mapping start", "expected a map"),
+        (
+            "invalid u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("invalid u64", "expected a whole number from 0"),
+        ("invalid i64", "expected a whole number"),
+        ("invalid boolean", "expected true or false"),
+    ];
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        // serde's word for a struct member; a scenario author writes keys.
+        return format!("unknown key {rest}");
+    }
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        return format!("missing key {rest}");
+    }
+    WORDS
+        .iter()
+        .find(|(terse, _)| message == *terse)
+        .map_or_else(|| message.to_owned(), |(_, plain)| (*plain).to_owned())
 }
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {

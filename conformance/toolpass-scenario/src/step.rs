@@ -10,8 +10,10 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use toolpass_protocol::{ConfirmOutcome, FaultPoint};
@@ -202,8 +204,9 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("capture", &["from"]),
 ];
 
-/// A step as written: every key of every kind.
-#[derive(Default, Deserialize, Serialize, JsonSchema)]
+/// A step as written: every key of every kind. Read by hand (below), so
+/// that an unknown key is named with the keys its step kind takes.
+#[derive(Default, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawStep {
     /// A `tools/call` of this tool.
@@ -424,6 +427,87 @@ impl RawStep {
             }
         }
         raw
+    }
+}
+
+impl<'de> Deserialize<'de> for RawStep {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawStep, D::Error> {
+        deserializer.deserialize_map(RawStepVisitor)
+    }
+}
+
+struct RawStepVisitor;
+
+impl<'de> Visitor<'de> for RawStepVisitor {
+    type Value = RawStep;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a step: a map with one of call, batch, confirm, fs, ...")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawStep, A::Error> {
+        let mut raw = RawStep::default();
+        let mut step_kind: Option<&'static str> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if step_kind.is_none() {
+                step_kind = KINDS.iter().map(|(k, _)| *k).find(|k| *k == key);
+            }
+            macro_rules! fields {
+                ($($name:ident),*) => {
+                    match key.as_str() {
+                        $(stringify!($name) => raw.$name = Some(map.next_value()?),)*
+                        _ => return Err(de::Error::custom(unknown_key(&key, step_kind))),
+                    }
+                };
+            }
+            fields!(
+                call,
+                id,
+                args,
+                expect,
+                batch,
+                confirm,
+                call_id,
+                modified_content,
+                answers,
+                fs,
+                fault,
+                expect_tools,
+                expect_files,
+                exact,
+                wait_notice,
+                kind,
+                timeout_ms,
+                capture,
+                from,
+                level
+            );
+        }
+        Ok(raw)
+    }
+}
+
+/// The message for an unknown key in a step whose kind key, if any came
+/// first, is `kind`.
+fn unknown_key(key: &str, kind: Option<&str>) -> String {
+    let kinds: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
+    match kind.and_then(|kind| KINDS.iter().find(|(k, _)| *k == kind)) {
+        Some((kind, keys)) => {
+            let mut allowed: Vec<&str> = keys.to_vec();
+            allowed.push("level");
+            let hint = crate::suggest::did_you_mean(key, allowed.iter().copied());
+            format!(
+                "unknown key `{key}` in a `{kind}` step{hint}: it takes {}",
+                allowed.join(", ")
+            )
+        }
+        None => {
+            let hint = crate::suggest::did_you_mean(key, kinds.iter().copied());
+            format!(
+                "unknown step kind `{key}`{hint}: a step is one of {}",
+                kinds.join(", ")
+            )
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
 use crate::placeholder::{self, Piece, ROOT};
 use crate::scenario::{Expect, Level, Scenario};
 use crate::step::{Call, Capture, StepKind};
+use crate::suggest::closest;
 
 /// A problem found in a scenario, at a position when one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -479,51 +480,5 @@ impl Checker {
         if let Some(problem) = problem {
             self.report(path.pos, format!("the path {text:?} {problem}"));
         }
-    }
-}
-
-/// The candidate nearest to `word` by edit distance, when it is near enough
-/// to be a typo.
-fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(2);
-    candidates
-        .map(|candidate| (distance(word, candidate), candidate))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, candidate)| candidate)
-}
-
-/// Levenshtein distance, in characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distance_counts_edits() {
-        assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(distance("", "abc"), 3);
-        assert_eq!(distance("same", "same"), 0);
-    }
-
-    #[test]
-    fn closest_finds_typos_only() {
-        let words = ["prior_read", "sessions", "batch"];
-        assert_eq!(closest("prior-read", words.into_iter()), Some("prior_read"));
-        assert_eq!(closest("edit", words.into_iter()), None);
     }
 }
