@@ -14,7 +14,9 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
+use crate::error::Error;
 use crate::located::{Located, Pos};
+use crate::placeholder::Vars;
 
 /// A JSON value and the positions of its strings.
 #[derive(Debug, Clone, Default)]
@@ -41,6 +43,11 @@ impl Json {
     /// The value, for a caller that needs it owned.
     pub fn into_value(self) -> Value {
         self.value
+    }
+
+    /// The value with placeholders substituted in every string.
+    pub fn substitute(&self, vars: &Vars) -> Result<Value, Error> {
+        vars.substitute_json(&self.value)
     }
 
     /// Every string in the value, with where it was written, in the order
@@ -253,6 +260,15 @@ impl Args {
     /// The arguments object as written, placeholders and all.
     pub fn value(&self) -> &Value {
         self.0.value()
+    }
+
+    /// The arguments to send: placeholders substituted in every string.
+    pub fn substitute(&self, vars: &Vars) -> Result<Map<String, Value>, Error> {
+        match self.0.substitute(vars)? {
+            Value::Object(object) => Ok(object),
+            // Reading and `new` only ever make objects.
+            _ => Ok(Map::new()),
+        }
     }
 }
 

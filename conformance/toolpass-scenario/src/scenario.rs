@@ -54,6 +54,7 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub files: BTreeMap<RelPath, FileEntry>,
     /// The steps, in order.
+    #[schemars(length(min = 1))]
     pub steps: Vec<Located<Step>>,
 }
 

@@ -108,3 +108,41 @@ fn a_later_capture_replaces_an_earlier_value() {
     vars.set("pid", "7");
     assert_eq!(vars.substitute("{pid}").unwrap(), "7");
 }
+
+#[test]
+fn arguments_are_sent_substituted() {
+    let scenario = toolpass_scenario::parse_str(
+        "title: t\nspec: s\nsteps:\n  - call: edit\n    args: {file_path: \"{root}/a\", n: 1}\n",
+        "p",
+    )
+    .unwrap();
+    let toolpass_scenario::StepKind::Call(call) = &scenario.steps[0].kind else {
+        panic!("a call")
+    };
+    let sent = call.args.substitute(&vars()).unwrap();
+    assert_eq!(
+        serde_json::Value::Object(sent),
+        json!({"file_path": "/tmp/root/a", "n": 1})
+    );
+}
+
+#[test]
+fn a_capture_binds_the_first_group_or_the_whole_match() {
+    use toolpass_scenario::{Located, Pattern};
+    let pattern = |text: &str| Pattern::new(Located::unknown(text.to_owned()));
+    assert_eq!(
+        pattern(r"PID: (\d+)").capture("Started. PID: 4242."),
+        Some("4242")
+    );
+    assert_eq!(pattern(r"\d+").capture("a 12 b"), Some("12"));
+    assert_eq!(pattern(r"(x)?y").capture("y"), None);
+    assert_eq!(pattern(r"\d+").capture("none"), None);
+    // With a placeholder, the pattern runs only once substituted.
+    let with_root = pattern(r"^{root}/(\w+)");
+    assert_eq!(with_root.capture("/tmp/root/out"), None);
+    let ready = with_root.substitute(&vars()).unwrap();
+    assert_eq!(ready.capture("/tmp/root/out"), Some("out"));
+    // Escapes are undone in a pattern without placeholders: this is the
+    // class `[{x}]`.
+    assert_eq!(pattern(r"[{{x}}]+").capture("a{x}b"), Some("{x}"));
+}
