@@ -146,6 +146,11 @@ impl Mode {
 
 const MODE_HINT: &str = "a mode is a quoted string of octal digits such as \"755\"";
 
+/// The error for a mode written as a YAML number.
+fn number<E: de::Error>(v: impl fmt::Display) -> E {
+    E::custom(format!("the mode {v} is a YAML number: {MODE_HINT}"))
+}
+
 impl<'de> Deserialize<'de> for Mode {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Mode, D::Error> {
         struct ModeVisitor;
@@ -162,21 +167,15 @@ impl<'de> Deserialize<'de> for Mode {
             }
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Mode, E> {
-                Err(E::custom(format!(
-                    "the mode {v} is a YAML number: {MODE_HINT}"
-                )))
+                Err(number(v))
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Mode, E> {
-                Err(E::custom(format!(
-                    "the mode {v} is a YAML number: {MODE_HINT}"
-                )))
+                Err(number(v))
             }
 
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Mode, E> {
-                Err(E::custom(format!(
-                    "the mode {v} is a YAML number: {MODE_HINT}"
-                )))
+                Err(number(v))
             }
         }
 

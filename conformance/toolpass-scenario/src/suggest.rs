@@ -36,6 +36,18 @@ pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a 
     closest(word, candidates).map_or_else(String::new, |near| format!(" (did you mean `{near}`?)"))
 }
 
+/// `unknown <what> `text``, with the nearest known name when it looks like
+/// a typo, or else every known name.
+pub(crate) fn unknown(what: &str, text: &str, known: &[&str]) -> String {
+    match closest(text, known.iter().copied()) {
+        Some(near) => format!("unknown {what} `{text}`: did you mean `{near}`?"),
+        None => format!(
+            "unknown {what} `{text}`: known {what}s are {}",
+            known.join(", ")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@ use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
 use crate::placeholder::{self, Piece, ROOT};
 use crate::scenario::{Expect, Level, Scenario};
 use crate::step::{Call, Capture, StepKind};
-use crate::suggest::closest;
+use crate::suggest;
 
 /// A problem found in a scenario, at a position when one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,14 +105,8 @@ impl Checker {
             return;
         }
         let known: Vec<String> = Feature::KNOWN.iter().map(ToString::to_string).collect();
-        let text = feature.to_string();
-        let message = match closest(&text, known.iter().map(String::as_str)) {
-            Some(near) => format!("unknown feature `{text}`: did you mean `{near}`?"),
-            None => format!(
-                "unknown feature `{text}`: known features are {}",
-                known.join(", ")
-            ),
-        };
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        let message = suggest::unknown("feature", &feature.to_string(), &known);
         self.report(feature.pos, message);
     }
 
@@ -164,16 +158,7 @@ impl Checker {
                 if !fault.point.is_known() {
                     let known: Vec<&str> =
                         FaultPoint::KNOWN.iter().map(FaultPoint::as_str).collect();
-                    let text = fault.point.as_str();
-                    let message = match closest(text, known.iter().copied()) {
-                        Some(near) => {
-                            format!("unknown fault point `{text}`: did you mean `{near}`?")
-                        }
-                        None => format!(
-                            "unknown fault point `{text}`: known points are {}",
-                            known.join(", ")
-                        ),
-                    };
+                    let message = suggest::unknown("fault point", fault.point.as_str(), &known);
                     self.report(fault.point.pos, message);
                 }
                 if fault.times == 0 {
@@ -243,17 +228,8 @@ impl Checker {
     fn expect(&mut self, expect: &Expect) {
         if let Some(code) = &expect.error {
             if ErrorCode::parse(code).is_none() {
-                let known = ErrorCode::ALL.iter().map(|c| c.as_str());
-                let message = match closest(code, known) {
-                    Some(near) => format!(
-                        "`{}` is not a canonical error code: did you mean `{near}`?",
-                        code.as_str()
-                    ),
-                    None => format!(
-                        "`{}` is not a canonical error code (toolpass-protocol lists them)",
-                        code.as_str()
-                    ),
-                };
+                let known: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+                let message = suggest::unknown("error code", code, &known);
                 self.report(code.pos, message);
             }
             if expect.status.is_some_and(|s| s != Status::Error) {
