@@ -73,6 +73,8 @@
 //!   scenario sends or compares (arguments, file contents and link
 //!   targets, matchers, JSON subsets). `{{name}}` is the literal `{name}`;
 //!   every other brace is literal. See [`placeholder`].
+//! - **YAML** is read as YAML 1.2: `yes`, `no`, `on`, `off` are text, not
+//!   booleans, and `0755` is the text `0755`, not a number.
 //! - **Snapshots** are `<scenario>.<name>.snap` next to the scenario, with
 //!   the sandbox root written `{root}`; [`Matcher::bless`] writes them.
 

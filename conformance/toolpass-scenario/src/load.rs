@@ -188,11 +188,19 @@ pub fn parse_str(text: &str, id: &str) -> Result<Scenario, LoadErrors> {
 }
 
 fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
-    let mut scenario = serde_saphyr::from_str::<Scenario>(text).map_err(|e| {
-        let pos = e.location().map_or(Pos::UNKNOWN, Pos::from_location);
-        let message = serde_saphyr::UserMessageFormatter.format_message(e.without_snippet());
-        LoadErrors(vec![LoadError::new(path, pos, plain(&message))])
-    })?;
+    // YAML 1.2 reading: `yes`, `no`, `on`, `off` stay text (an argument
+    // `answer: no` is the string "no"), and so does `0755` rather than
+    // becoming the number 755.
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+    };
+    let mut scenario =
+        serde_saphyr::from_str_with_options::<Scenario>(text, options).map_err(|e| {
+            let pos = e.location().map_or(Pos::UNKNOWN, Pos::from_location);
+            let message = serde_saphyr::UserMessageFormatter.format_message(e.without_snippet());
+            LoadErrors(vec![LoadError::new(path, pos, plain(&message))])
+        })?;
     let problems = validate::check(&scenario);
     if !problems.is_empty() {
         return Err(LoadErrors::sorted(

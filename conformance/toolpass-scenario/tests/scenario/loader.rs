@@ -64,6 +64,10 @@ fn bad_files() {
             with_head("steps:\n  - wait_notice: done\n    timeout_ms: -1\n"),
         ),
         (
+            "YAML 1.1 boolean",
+            with_head("steps:\n  - call: x\n    expect: {persisted_output: yes}\n"),
+        ),
+        (
             "two kinds in a step",
             with_head("steps:\n  - call: x\n    fs: {delete: a}\n"),
         ),

@@ -112,7 +112,7 @@ fn a_later_capture_replaces_an_earlier_value() {
 #[test]
 fn arguments_are_sent_substituted() {
     let scenario = toolpass_scenario::parse_str(
-        "title: t\nspec: s\nsteps:\n  - call: edit\n    args: {file_path: \"{root}/a\", n: 1}\n",
+        "title: t\nspec: s\nsteps:\n  - call: edit\n    args: {file_path: \"{root}/a\", n: 1, answer: no, code: 0755, on: true}\n",
         "p",
     )
     .unwrap();
@@ -122,7 +122,7 @@ fn arguments_are_sent_substituted() {
     let sent = call.args.substitute(&vars()).unwrap();
     assert_eq!(
         serde_json::Value::Object(sent),
-        json!({"file_path": "/tmp/root/a", "n": 1})
+        json!({"file_path": "/tmp/root/a", "n": 1, "answer": "no", "code": "0755", "on": true})
     );
 }
 
