@@ -1,0 +1,164 @@
+//! The scenario model of DESIGN.md §4: [`Scenario`], its [`Level`], and
+//! [`Expect`], what a call step expects of an Outcome.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toolpass_protocol::{Feature, SessionConfig, Status};
+
+use crate::files::{FileEntry, RelPath};
+use crate::json::Json;
+use crate::located::Located;
+use crate::matcher::Matcher;
+use crate::step::{Step, StepKind};
+
+/// One scenario: a sandbox, steps to replay in it, and what to expect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolpass scenario")]
+pub struct Scenario {
+    /// The id: the file's path under the scenario directory, without
+    /// `.yaml` (`edit/fuzzy/curly-quotes`). Set by the loader.
+    #[serde(skip)]
+    pub id: String,
+    /// The file it was loaded from; snapshots live next to it.
+    #[serde(skip)]
+    pub path: Option<PathBuf>,
+    /// What the scenario shows, in one line.
+    pub title: Located<String>,
+    /// The section or clause of the specification it checks
+    /// (e.g. `edit.match.fold`).
+    pub spec: Located<String>,
+    /// How its result is scored.
+    #[serde(default)]
+    pub level: Located<Level>,
+    /// Why the scenario has its level; required with `pending`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Free labels for `--tag` (e.g. `edit`, `beyond-qwen`, a report's id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Features the implementation must advertise, or the scenario is
+    /// skipped. Steps imply more (`batch`, `confirm`, `notices`,
+    /// `fault:<point>`): see `Scenario::features`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub requires: Vec<Located<Feature>>,
+    /// Session config overrides, sent as is in `toolpass/session.open`
+    /// (the protocol's camelCase keys: `truncateToolOutputThreshold`, ...).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub config: SessionConfig,
+    /// The sandbox before step 1: path → content.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<RelPath, FileEntry>,
+    /// The steps, in order.
+    #[schemars(length(min = 1))]
+    pub steps: Vec<Located<Step>>,
+}
+
+fn is_default(config: &SessionConfig) -> bool {
+    *config == SessionConfig::default()
+}
+
+/// How a scenario or a step is scored.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Every implementation must pass it.
+    #[default]
+    Required,
+    /// Implementations should pass it; scored separately.
+    Recommended,
+    /// Nice to have; scored separately.
+    Optional,
+    /// Not scored: the reference cannot pass it yet. Needs a `reason`.
+    /// Scenario-level only.
+    Pending,
+}
+
+impl Level {
+    /// The level as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+            Level::Optional => "optional",
+            Level::Pending => "pending",
+        }
+    }
+}
+
+/// What a call (or one call of a batch, or a confirmation) expects of its
+/// Outcome. Every member is optional; strings are templates.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// `_meta.toolpass.status`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// `_meta.toolpass.error.code`: a canonical error code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Located<String>>,
+    /// `_meta.toolpass.llmContent`: the text the model sees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<Matcher>,
+    /// `_meta.toolpass.display`: a JSON subset of it
+    /// (e.g. `{type: diff, stat: {addedLines: 1}}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<Json>,
+    /// `_meta.toolpass.confirmation`: a JSON subset of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Json>,
+    /// `_meta.toolpass.resultFilePaths`: one matcher per path, in order,
+    /// and no other path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_file_paths: Option<Vec<Matcher>>,
+    /// Whether `_meta.toolpass.persistedOutputPath` is present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persisted_output: Option<bool>,
+}
+
+impl Scenario {
+    /// The features the scenario needs: those it `requires` and those its
+    /// steps imply (`batch`, `confirm`, `notices`, `fault:<point>`, and
+    /// `sessions` for a config or any of those).
+    pub fn features(&self) -> BTreeSet<Feature> {
+        let mut features: BTreeSet<Feature> =
+            self.requires.iter().map(|f| f.value.clone()).collect();
+        for step in &self.steps {
+            match &step.kind {
+                StepKind::Batch(_) => features.insert(Feature::Batch),
+                StepKind::Confirm(_) => features.insert(Feature::Confirm),
+                StepKind::WaitNotice(_) => features.insert(Feature::Notices),
+                StepKind::Fault(fault) => {
+                    features.insert(Feature::Fault(fault.point.value.clone()))
+                }
+                _ => false,
+            };
+        }
+        if !features.is_empty() || !is_default(&self.config) {
+            features.insert(Feature::Sessions);
+        }
+        features
+    }
+
+    /// The level a step is scored at: its own, or the scenario's.
+    pub fn step_level(&self, step: &Step) -> Level {
+        step.level.as_ref().map_or(self.level.value, |l| l.value)
+    }
+}

@@ -1,0 +1,460 @@
+//! Checks a parsed scenario for what its types cannot say: unknown
+//! features, fault points and error codes; regexes that do not compile;
+//! placeholders naming a variable no earlier `capture` defines; `pending`
+//! without a reason; and the like. Every problem is collected, each at its
+//! own position.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use toolpass_protocol::{ConfirmOutcome, ErrorCode, FaultPoint, Feature, Status};
+
+use crate::files::{Content, FileEntry, FileExpectation, FsAction, RelPath};
+use crate::json::Json;
+use crate::located::{Located, Pos};
+use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
+use crate::placeholder::{self, Piece, ROOT};
+use crate::scenario::{Expect, Level, Scenario};
+use crate::step::{Call, Capture, StepKind};
+use crate::suggest;
+
+/// A problem found in a scenario, at a position when one is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Problem {
+    pub(crate) pos: Pos,
+    pub(crate) message: String,
+}
+
+/// Every problem of `scenario`, in the order written.
+pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
+    let mut checker = Checker {
+        problems: Vec::new(),
+        defined: BTreeSet::from([ROOT.to_owned()]),
+        call_ids: BTreeSet::new(),
+        snapshots: BTreeMap::new(),
+        step: 0,
+    };
+    checker.scenario(scenario);
+    checker.problems.sort_by_key(|p| p.pos);
+    checker.problems
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+    /// Placeholder names defined so far: `root` and earlier captures.
+    defined: BTreeSet<String>,
+    /// Call ids seen so far.
+    call_ids: BTreeSet<String>,
+    /// Snapshot names seen so far, with their step.
+    snapshots: BTreeMap<String, usize>,
+    /// The step being checked, from 1.
+    step: usize,
+}
+
+impl Checker {
+    fn report(&mut self, pos: Pos, message: impl Into<String>) {
+        self.problems.push(Problem {
+            pos,
+            message: message.into(),
+        });
+    }
+
+    fn scenario(&mut self, s: &Scenario) {
+        if s.title.trim().is_empty() {
+            self.report(s.title.pos, "the title is empty");
+        }
+        if s.spec.trim().is_empty() {
+            self.report(
+                s.spec.pos,
+                "spec is empty: name the clause the scenario checks",
+            );
+        }
+        if s.level.value == Level::Pending
+            && s.reason.as_deref().is_none_or(|r| r.trim().is_empty())
+        {
+            self.report(
+                s.level.pos,
+                "a pending scenario needs a `reason`: say what the reference cannot do yet",
+            );
+        }
+        for feature in &s.requires {
+            self.feature(feature);
+        }
+        for (path, entry) in &s.files {
+            self.path(path);
+            self.entry(entry);
+        }
+        if s.steps.is_empty() {
+            self.report(Pos::UNKNOWN, "a scenario needs at least one step");
+        }
+        for (i, step) in s.steps.iter().enumerate() {
+            self.step = i + 1;
+            if let Some(level) = &step.level
+                && level.value == Level::Pending
+            {
+                self.report(
+                    level.pos,
+                    "a step cannot be pending: make the whole scenario pending, with a reason",
+                );
+            }
+            self.step_kind(&step.kind, step.pos);
+        }
+    }
+
+    fn feature(&mut self, feature: &Located<Feature>) {
+        if feature.is_known() {
+            return;
+        }
+        let known: Vec<String> = Feature::KNOWN.iter().map(ToString::to_string).collect();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        let message = suggest::unknown("feature", &feature.to_string(), &known);
+        self.report(feature.pos, message);
+    }
+
+    fn step_kind(&mut self, kind: &StepKind, pos: Pos) {
+        match kind {
+            StepKind::Call(call) => self.call(call),
+            StepKind::Batch(calls) => {
+                if calls.is_empty() {
+                    self.report(pos, "a batch needs at least one call");
+                }
+                for call in calls {
+                    self.call(call);
+                }
+            }
+            StepKind::Confirm(confirm) => {
+                if let Some(id) = &confirm.call_id
+                    && !self.call_ids.contains(id.as_str())
+                {
+                    self.report(
+                        id.pos,
+                        format!("no earlier call has the id `{}`", id.as_str()),
+                    );
+                }
+                let modify = confirm.outcome == ConfirmOutcome::Modify;
+                match &confirm.modified_content {
+                    Some(content) if !modify => self.report(
+                        content.pos,
+                        "modified_content goes with `confirm: modify` only",
+                    ),
+                    Some(content) => self.template(content, content.pos),
+                    None if modify => {
+                        self.report(pos, "`confirm: modify` needs modified_content");
+                    }
+                    None => {}
+                }
+                for answer in confirm.answers.values() {
+                    self.template(answer, answer.pos);
+                }
+                if let Some(expect) = &confirm.expect {
+                    self.expect(expect);
+                }
+            }
+            StepKind::Fs(actions) => {
+                for action in actions {
+                    self.fs(action);
+                }
+            }
+            StepKind::Fault(fault) => {
+                if !fault.point.is_known() {
+                    let known: Vec<&str> =
+                        FaultPoint::KNOWN.iter().map(FaultPoint::as_str).collect();
+                    let message = suggest::unknown("fault point", fault.point.as_str(), &known);
+                    self.report(fault.point.pos, message);
+                }
+                if fault.times == 0 {
+                    self.report(pos, "a fault with `times: 0` does nothing");
+                }
+            }
+            StepKind::ExpectTools(tools) => {
+                if tools.includes.is_empty()
+                    && tools.excludes.is_empty()
+                    && tools.exact.is_none()
+                    && tools.schema.is_empty()
+                {
+                    self.report(
+                        pos,
+                        "expect_tools needs includes, excludes, exact or schema",
+                    );
+                }
+                for name in &tools.includes {
+                    if tools.excludes.contains(name) {
+                        self.report(
+                            name.pos,
+                            format!("`{}` is both included and excluded", name.as_str()),
+                        );
+                    }
+                }
+                for subset in tools.schema.values() {
+                    self.json(subset);
+                }
+            }
+            StepKind::ExpectFiles(files) => {
+                if files.files.is_empty() && !files.exact {
+                    self.report(pos, "expect_files names no file");
+                }
+                for (path, expectation) in &files.files {
+                    self.path(path);
+                    self.expectation(expectation);
+                }
+            }
+            StepKind::WaitNotice(wait) => {
+                self.matcher(&wait.matcher);
+                if wait.timeout_ms == Some(0) {
+                    self.report(pos, "a timeout of 0 ms waits for nothing");
+                }
+            }
+            StepKind::Capture(capture) => self.capture(capture),
+        }
+    }
+
+    fn call(&mut self, call: &Call) {
+        if call.tool.trim().is_empty() {
+            self.report(call.tool.pos, "the tool name is empty");
+        }
+        if let Some(id) = &call.id
+            && !self.call_ids.insert(id.value.clone())
+        {
+            self.report(
+                id.pos,
+                format!("the call id `{}` is used twice", id.as_str()),
+            );
+        }
+        self.json(call.args.as_json());
+        if let Some(expect) = &call.expect {
+            self.expect(expect);
+        }
+    }
+
+    fn expect(&mut self, expect: &Expect) {
+        if let Some(code) = &expect.error {
+            if ErrorCode::parse(code).is_none() {
+                let known: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+                let message = suggest::unknown("error code", code, &known);
+                self.report(code.pos, message);
+            }
+            if expect.status.is_some_and(|s| s != Status::Error) {
+                self.report(code.pos, "an error code goes with `status: error`");
+            }
+        }
+        if let Some(llm) = &expect.llm {
+            self.matcher(llm);
+        }
+        for subset in [&expect.display, &expect.confirmation]
+            .into_iter()
+            .flatten()
+        {
+            self.json(subset);
+        }
+        for matcher in expect.result_file_paths.iter().flatten() {
+            self.matcher(matcher);
+        }
+    }
+
+    fn fs(&mut self, action: &Located<FsAction>) {
+        match &action.value {
+            FsAction::Write(files) => {
+                for (path, entry) in files {
+                    self.path(path);
+                    self.entry(entry);
+                }
+            }
+            FsAction::Append(files) => {
+                for (path, entry) in files {
+                    self.path(path);
+                    if matches!(entry.content, Content::Symlink(_)) || entry.mode.is_some() {
+                        self.report(
+                            path.pos,
+                            "append takes text or {base64}, no symlink or mode",
+                        );
+                    }
+                    self.entry(entry);
+                }
+            }
+            FsAction::Delete(paths) | FsAction::Mkdir(paths) => {
+                for path in paths {
+                    self.path(path);
+                }
+            }
+            FsAction::Touch(files) => files.keys().for_each(|path| self.path(path)),
+            FsAction::Chmod(files) => files.keys().for_each(|path| self.path(path)),
+            FsAction::Symlink(links) => {
+                for (path, target) in links {
+                    self.path(path);
+                    self.template(target, target.pos);
+                }
+            }
+        }
+    }
+
+    fn entry(&mut self, entry: &FileEntry) {
+        self.content(&entry.content);
+    }
+
+    fn content(&mut self, content: &Content) {
+        match content {
+            Content::Text(text) | Content::Symlink(text) => self.template(text, text.pos),
+            Content::Bytes(_) => {}
+        }
+    }
+
+    fn expectation(&mut self, expectation: &FileExpectation) {
+        if let Some(content) = &expectation.content {
+            self.content(content);
+        }
+        if let Some(matcher) = &expectation.matches {
+            self.matcher(matcher);
+        }
+    }
+
+    fn capture(&mut self, capture: &Capture) {
+        if capture.vars.is_empty() {
+            self.report(Pos::UNKNOWN, "capture names no variable");
+        }
+        // Patterns may use earlier variables only, so check them all
+        // before defining any.
+        for pattern in capture.vars.values() {
+            self.pattern(pattern);
+        }
+        for name in capture.vars.keys() {
+            if name.as_str() == ROOT {
+                self.report(name.pos, "`root` is the sandbox: capture into another name");
+            } else if !placeholder::is_identifier(name) {
+                self.report(
+                    name.pos,
+                    format!(
+                        "`{}` cannot be a variable: use letters, digits and _, not starting \
+                         with a digit",
+                        name.as_str()
+                    ),
+                );
+            } else {
+                self.defined.insert(name.value.clone());
+            }
+        }
+    }
+
+    fn matcher(&mut self, matcher: &Matcher) {
+        for condition in matcher.conditions() {
+            match condition {
+                Condition::Equals(text)
+                | Condition::Contains(text)
+                | Condition::NotContains(text)
+                | Condition::StartsWith(text)
+                | Condition::EndsWith(text) => self.template(text, text.pos),
+                Condition::Regex(pattern) => self.pattern(pattern),
+                Condition::Lines(range) | Condition::Chars(range) => {
+                    if let (Some(min), Some(max)) = (range.min, range.max)
+                        && min > max
+                    {
+                        self.report(range.pos, format!("min {min} is above max {max}"));
+                    }
+                }
+                Condition::Snapshot(snapshot) => {
+                    let name = snapshot.name();
+                    let text = match &name.value {
+                        SnapshotName::Step => self.step.to_string(),
+                        SnapshotName::Named(text) => text.clone(),
+                    };
+                    let valid = !text.is_empty()
+                        && text
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                    if !valid {
+                        self.report(
+                            name.pos,
+                            format!("bad snapshot name {text:?}: use letters, digits, - and _"),
+                        );
+                    } else if let Some(step) = self.snapshots.insert(text.clone(), self.step) {
+                        self.report(
+                            name.pos,
+                            format!(
+                                "the snapshot `{text}` is already used at step {step}: give \
+                                 each snapshot its own name"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, pattern: &Pattern) {
+        let source = pattern.source();
+        self.template(source, source.pos);
+        // Compile with each placeholder as a plain literal: substitution
+        // escapes real values, so they cannot break a pattern that
+        // compiles this way.
+        let probe: String = placeholder::pieces(source)
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::Literal(text) => text,
+                Piece::Var(_) => "x",
+            })
+            .collect();
+        if let Err(e) = regex::Regex::new(&probe) {
+            let reason = e.to_string();
+            let reason = reason
+                .lines()
+                .find_map(|line| line.strip_prefix("error: "))
+                .unwrap_or(&reason)
+                .to_owned();
+            self.report(
+                source.pos,
+                format!("the regex {:?} does not compile: {reason}", source.as_str()),
+            );
+        }
+    }
+
+    fn json(&mut self, json: &Json) {
+        for text in json.strings() {
+            self.template(text.value, text.pos);
+        }
+    }
+
+    fn template(&mut self, text: &str, pos: Pos) {
+        for name in placeholder::placeholders(text) {
+            if self.defined.contains(name) {
+                continue;
+            }
+            let captured: Vec<&str> = self
+                .defined
+                .iter()
+                .map(String::as_str)
+                .filter(|n| *n != ROOT)
+                .collect();
+            let known = if captured.is_empty() {
+                "{root} is the only variable here".to_owned()
+            } else {
+                format!("defined here: root, {}", captured.join(", "))
+            };
+            self.report(
+                pos,
+                format!(
+                    "`{{{name}}}` names no variable ({known}); write `{{{{{name}}}}}` for the \
+                     literal text"
+                ),
+            );
+        }
+    }
+
+    fn path(&mut self, path: &RelPath) {
+        let text = path.as_str();
+        let problem = if text.is_empty() {
+            Some("an empty path")
+        } else if text.starts_with('/') {
+            Some("is absolute: sandbox paths are relative to the root")
+        } else if text.contains('\\') {
+            Some("has a backslash: separate with /")
+        } else if text
+            .split('/')
+            .any(|part| part.is_empty() || part == "." || part == "..")
+        {
+            Some("has an empty, `.` or `..` part: write the plain path under the root")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            self.report(path.pos, format!("the path {text:?} {problem}"));
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! The integration tests of toolpass-scenario, one binary.
+
+mod design_example;
+mod loader;
+mod matchers;
+mod placeholders;
+mod schema;
