@@ -1,14 +1,24 @@
-//! `toolpass`: the conformance runner.
+//! `toolpass`: the conformance runner's command line.
 //!
-//! The runner arrives with issue 5. Until then this binary refuses to run
-//! rather than report a result it did not compute.
+//! Argument parsing comes first and does no work of its own, so `--help`
+//! and a mistyped flag answer at once; each subcommand lives in `cli/`.
+
+mod cli;
 
 use std::process::ExitCode;
 
+use clap::Parser as _;
+
 fn main() -> ExitCode {
-    #[allow(clippy::print_stderr)] // The only honest output a stub can give.
-    {
-        eprintln!("toolpass: not implemented yet (the runner lands with issue 5)");
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            #[allow(clippy::print_stderr)] // The binary's one place to report a failure.
+            {
+                eprintln!("toolpass: {e:#}");
+            }
+            ExitCode::from(2)
+        }
     }
-    ExitCode::from(2)
 }

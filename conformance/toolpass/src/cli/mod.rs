@@ -1,0 +1,47 @@
+//! The subcommands and their flags (clap derive), and the dispatch from a
+//! parsed command line to the code that carries it out.
+//!
+//! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load),
+//! 2 the runner itself could not do what was asked.
+
+mod schema;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// The toolpass conformance runner: replays YAML scenarios against any
+/// toolpass/1 implementation.
+#[derive(Debug, Parser)]
+#[command(name = "toolpass", version)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a JSON Schema: the scenario file format, or the protocol's
+    /// messages.
+    Schema(schema::SchemaArgs),
+    /// Run scenarios against an implementation (not implemented yet).
+    Run,
+}
+
+/// Carries out the parsed command; the exit code on success, or the
+/// failure to report (exit 2).
+pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Schema(args) => schema::run(&args),
+        Command::Run => Ok(not_implemented()),
+    }
+}
+
+/// `toolpass run` refuses rather than report a result it did not compute.
+fn not_implemented() -> ExitCode {
+    #[allow(clippy::print_stderr)] // The whole answer is this message.
+    {
+        eprintln!("toolpass run: not implemented yet: the runner lands with issue 5");
+    }
+    ExitCode::from(2)
+}
