@@ -69,3 +69,111 @@ fn run_refuses_until_the_runner_exists() {
     );
     assert!(output.stdout.is_empty());
 }
+
+/// The example of DESIGN.md §4, requiring a feature the protocol knows.
+const VALID: &str = r#"title: Straight quotes in old_string match curly quotes on disk
+spec: edit.match.fold
+level: required
+tags: [edit, fuzzy]
+requires: [prior_read]
+config: {}
+files:
+  src/a.ts: "const s = “hello”;\n"
+  data.bin: {base64: "AAEC"}
+  link: {symlink: ../outside}
+steps:
+  - call: read_file
+    args: {file_path: "{root}/src/a.ts"}
+  - call: edit
+    args:
+      file_path: "{root}/src/a.ts"
+      old_string: 'const s = "hello";'
+      new_string: 'const s = "bye";'
+    expect:
+      status: success
+      llm: {contains: ["has been updated"]}
+  - fs: {write: {src/a.ts: "changed behind the tool's back\n"}}
+  - call: edit
+    args: {file_path: "{root}/src/a.ts", old_string: "changed", new_string: "x"}
+    expect: {status: error, error: file_changed_since_read}
+  - expect_files:
+      src/a.ts: "changed behind the tool's back\n"
+"#;
+
+/// A level that does not exist, on line 3.
+const BROKEN: &str = "title: Broken level\nspec: edit.x\nlevel: mandatory\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a\"}\n";
+
+/// Writes `files` (path under `dir` → text), creating directories.
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn validate_counts_the_scenarios_of_a_good_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("s/edit/fuzzy/curly-quotes.yaml", VALID),
+            ("s/read/plain.yaml", VALID),
+        ],
+    );
+    let output = toolpass(dir.path(), &["validate", "--scenarios", "s"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "2 scenarios OK\n");
+}
+
+#[test]
+fn validate_prints_path_line_column_and_exits_1_on_a_broken_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("good/edit/curly.yaml", VALID),
+            ("bad/edit/broken.yaml", BROKEN),
+        ],
+    );
+    let output = toolpass(
+        dir.path(),
+        &["validate", "--scenarios", "good", "--scenarios", "bad"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "bad/edit/broken.yaml:3:8: unknown variant `mandatory`, expected one of required, \
+         recommended, optional, pending\n"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn validate_refuses_one_id_in_two_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("a/x.yaml", VALID), ("b/x.yaml", VALID)]);
+    let output = toolpass(
+        dir.path(),
+        &["validate", "--scenarios", "a", "--scenarios", "b"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("the id `x` is also the scenario"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn validate_reads_the_builtin_suite_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = toolpass(dir.path(), &["validate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with(" scenarios OK\n"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -4,9 +4,14 @@
 //! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load),
 //! 2 the runner itself could not do what was asked.
 
+mod scenarios;
 mod schema;
+mod validate;
 
+use std::io::Write as _;
 use std::process::ExitCode;
+
+use anyhow::Context as _;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +29,9 @@ enum Command {
     /// Print a JSON Schema: the scenario file format, or the protocol's
     /// messages.
     Schema(schema::SchemaArgs),
+    /// Load and check every scenario; report each problem as
+    /// `path:line:column: message` and exit 1 if there is any.
+    Validate(validate::ValidateArgs),
     /// Run scenarios against an implementation (not implemented yet).
     Run,
 }
@@ -33,6 +41,7 @@ enum Command {
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Schema(args) => schema::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::Run => Ok(not_implemented()),
     }
 }
@@ -44,4 +53,13 @@ fn not_implemented() -> ExitCode {
         eprintln!("toolpass run: not implemented yet: the runner lands with issue 5");
     }
     ExitCode::from(2)
+}
+
+/// One problem per line on stderr, for editors and CI logs to jump to.
+fn report_load_errors(errors: &[String]) -> anyhow::Result<()> {
+    let mut stderr = std::io::stderr().lock();
+    for error in errors {
+        writeln!(stderr, "{error}").context("failed to write to stderr")?;
+    }
+    Ok(())
 }

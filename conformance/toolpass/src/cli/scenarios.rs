@@ -1,0 +1,92 @@
+//! Which scenario directories a command reads, and loading them all with
+//! every problem of every file reported at once.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use toolpass_scenario::{Scenario, load_dir};
+
+/// This workspace's `scenarios/`, fixed at build time so an installed or
+/// copied binary still finds the suite it was built with.
+const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+
+#[derive(Debug, Args)]
+pub(super) struct ScenarioDirs {
+    /// A scenario directory (repeatable); ids are paths under it. Without
+    /// one, the built-in suite.
+    #[arg(long = "scenarios", value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// Also read the built-in suite when `--scenarios` is given.
+    #[arg(long)]
+    with_builtin: bool,
+}
+
+impl ScenarioDirs {
+    fn dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = self.dirs.clone();
+        if dirs.is_empty() || self.with_builtin {
+            dirs.push(builtin_dir());
+        }
+        // `--scenarios scenarios --with-builtin` names one directory twice;
+        // reading it once keeps that from looking like duplicate ids.
+        let mut seen = Vec::new();
+        dirs.retain(|dir| {
+            let key = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+            let new = !seen.contains(&key);
+            seen.push(key);
+            new
+        });
+        dirs
+    }
+}
+
+/// The built-in suite; when the binary runs away from the tree it was built
+/// in, the current directory's `scenarios/`.
+fn builtin_dir() -> PathBuf {
+    let built = Path::new(BUILTIN);
+    if built.is_dir() {
+        built.to_owned()
+    } else {
+        PathBuf::from("scenarios")
+    }
+}
+
+/// Every scenario of every directory, sorted by id; or one
+/// `path:line:column: message` line per problem.
+pub(super) fn load(dirs: &ScenarioDirs) -> Result<Vec<Scenario>, Vec<String>> {
+    let mut scenarios = Vec::new();
+    let mut errors = Vec::new();
+    for dir in dirs.dirs() {
+        match load_dir(&dir) {
+            Ok(loaded) => scenarios.extend(loaded),
+            Err(e) => errors.extend(e.errors().iter().map(ToString::to_string)),
+        }
+    }
+    // Two directories may hold the same id; a filter or a report could not
+    // tell them apart, so that is an error rather than a silent shadowing.
+    let mut seen: BTreeMap<&str, &Scenario> = BTreeMap::new();
+    for scenario in &scenarios {
+        if let Some(first) = seen.insert(&scenario.id, scenario) {
+            errors.push(format!(
+                "{}: the id `{}` is also the scenario {}",
+                display_path(scenario),
+                scenario.id,
+                display_path(first),
+            ));
+        }
+    }
+    if errors.is_empty() {
+        scenarios.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(scenarios)
+    } else {
+        Err(errors)
+    }
+}
+
+fn display_path(scenario: &Scenario) -> String {
+    scenario
+        .path
+        .as_deref()
+        .map_or_else(|| scenario.id.clone(), |p| p.display().to_string())
+}

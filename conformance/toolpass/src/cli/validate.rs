@@ -1,0 +1,30 @@
+//! `toolpass validate`: loads every scenario and reports every problem,
+//! without running anything.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::scenarios::{self, ScenarioDirs};
+
+#[derive(Debug, Args)]
+pub(super) struct ValidateArgs {
+    #[command(flatten)]
+    dirs: ScenarioDirs,
+}
+
+pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+    match scenarios::load(&args.dirs) {
+        Ok(scenarios) => {
+            writeln!(std::io::stdout(), "{} scenarios OK", scenarios.len())
+                .context("failed to write to stdout")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(errors) => {
+            super::report_load_errors(&errors)?;
+            Ok(ExitCode::from(1))
+        }
+    }
+}
