@@ -177,3 +177,150 @@ fn validate_reads_the_builtin_suite_by_default() {
         stdout(&output)
     );
 }
+
+/// A small valid scenario with the given title, level and tags.
+fn scenario(title: &str, level: &str, tags: &str) -> String {
+    let reason = if level == "pending" {
+        "reason: the reference cannot pass it yet\n"
+    } else {
+        ""
+    };
+    format!(
+        "title: {title}\nspec: x.y\nlevel: {level}\n{reason}tags: [{tags}]\nsteps:\n  \
+         - call: read_file\n    args: {{file_path: \"{{root}}/a\"}}\n"
+    )
+}
+
+/// Lists the scenarios of a fixed suite with `filters`; the ids printed.
+fn list(filters: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "s/edit/fuzzy/curly.yaml",
+                &scenario("Curly", "required", "edit, fuzzy"),
+            ),
+            (
+                "s/edit/exact.yaml",
+                &scenario("Exact", "recommended", "edit"),
+            ),
+            ("s/grep/basic.yaml", &scenario("Grep", "optional", "search")),
+            ("s/read/later.yaml", &scenario("Later", "pending", "fuzzy")),
+        ],
+    );
+    let mut args = vec!["list", "--scenarios", "s"];
+    args.extend_from_slice(filters);
+    let output = toolpass(dir.path(), &args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    stdout(&output)
+        .lines()
+        .map(|l| l.split("  ").next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn list_prints_id_level_and_title_sorted_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("s/read/plain.yaml", &scenario("Plain", "optional", "")),
+            ("s/edit/fuzzy/curly-quotes.yaml", VALID),
+        ],
+    );
+    let output = toolpass(dir.path(), &["list", "--scenarios", "s"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "edit/fuzzy/curly-quotes  required  Straight quotes in old_string match curly quotes \
+         on disk\nread/plain  optional  Plain\n"
+    );
+}
+
+#[test]
+fn list_without_filters_lists_everything() {
+    assert_eq!(
+        list(&[]),
+        ["edit/exact", "edit/fuzzy/curly", "grep/basic", "read/later"]
+    );
+}
+
+#[test]
+fn list_filter_globs_ids_with_star_within_a_segment() {
+    assert_eq!(list(&["--filter", "edit/*"]), ["edit/exact"]);
+    assert_eq!(
+        list(&["--filter", "edit/**"]),
+        ["edit/exact", "edit/fuzzy/curly"]
+    );
+    assert_eq!(
+        list(&["--filter", "grep/*", "--filter", "*/fuzzy/*"]),
+        ["edit/fuzzy/curly", "grep/basic"]
+    );
+}
+
+#[test]
+fn list_tag_takes_scenarios_with_any_given_tag() {
+    assert_eq!(
+        list(&["--tag", "fuzzy"]),
+        ["edit/fuzzy/curly", "read/later"]
+    );
+    assert_eq!(
+        list(&["--tag", "search", "--tag", "edit"]),
+        ["edit/exact", "edit/fuzzy/curly", "grep/basic"]
+    );
+}
+
+#[test]
+fn list_level_takes_scenarios_of_that_level() {
+    assert_eq!(list(&["--level", "required"]), ["edit/fuzzy/curly"]);
+    assert_eq!(list(&["--level", "pending"]), ["read/later"]);
+}
+
+#[test]
+fn list_area_is_the_first_id_segment() {
+    assert_eq!(
+        list(&["--area", "edit"]),
+        ["edit/exact", "edit/fuzzy/curly"]
+    );
+    assert_eq!(list(&["--area", "fuzzy"]), Vec::<String>::new());
+}
+
+#[test]
+fn list_filters_combine_as_and() {
+    assert_eq!(
+        list(&["--area", "edit", "--tag", "fuzzy", "--level", "required"]),
+        ["edit/fuzzy/curly"]
+    );
+    assert_eq!(
+        list(&["--area", "read", "--level", "required"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn list_refuses_a_bad_glob_and_an_unknown_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = toolpass(dir.path(), &["list", "--filter", "["]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("invalid --filter glob `[`"),
+        "{}",
+        stderr(&output)
+    );
+    let output = toolpass(dir.path(), &["list", "--level", "mandatory"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn list_reports_a_broken_scenario_like_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/edit/broken.yaml", BROKEN)]);
+    let output = toolpass(dir.path(), &["list", "--scenarios", "s"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with("s/edit/broken.yaml:3:8: "),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -4,6 +4,8 @@
 //! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load),
 //! 2 the runner itself could not do what was asked.
 
+mod filter;
+mod list;
 mod scenarios;
 mod schema;
 mod validate;
@@ -32,6 +34,8 @@ enum Command {
     /// Load and check every scenario; report each problem as
     /// `path:line:column: message` and exit 1 if there is any.
     Validate(validate::ValidateArgs),
+    /// List the scenarios the filters select: `id  level  title` per line.
+    List(list::ListArgs),
     /// Run scenarios against an implementation (not implemented yet).
     Run,
 }
@@ -42,6 +46,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Schema(args) => schema::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::List(args) => list::run(&args),
         Command::Run => Ok(not_implemented()),
     }
 }

@@ -1,0 +1,96 @@
+//! Which scenarios a command takes: `--filter`, `--tag`, `--level`,
+//! `--area`. Shared by `list` now and `run` later, so both select the same
+//! scenarios from the same flags.
+//!
+//! Each flag may be repeated, and a scenario must match at least one value
+//! of every flag given; a flag not given lets every scenario through.
+
+use anyhow::Context as _;
+use clap::{Args, ValueEnum};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use toolpass_scenario::{Level, Scenario};
+
+#[derive(Debug, Args)]
+pub(super) struct FilterArgs {
+    /// Only ids matching this glob (`*` stays within one segment, `**`
+    /// crosses them: `edit/**`, `*/fuzzy/*`).
+    #[arg(long = "filter", value_name = "GLOB")]
+    globs: Vec<String>,
+    /// Only scenarios with this tag.
+    #[arg(long = "tag", value_name = "TAG")]
+    tags: Vec<String>,
+    /// Only scenarios of this level.
+    #[arg(long = "level", value_name = "LEVEL")]
+    levels: Vec<LevelArg>,
+    /// Only scenarios of this area: the first segment of the id (`edit`).
+    #[arg(long = "area", value_name = "AREA")]
+    areas: Vec<String>,
+}
+
+/// The levels as flags take them; mirrors [`Level`], which is not a clap
+/// type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LevelArg {
+    Required,
+    Recommended,
+    Optional,
+    Pending,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Required => Level::Required,
+            LevelArg::Recommended => Level::Recommended,
+            LevelArg::Optional => Level::Optional,
+            LevelArg::Pending => Level::Pending,
+        }
+    }
+}
+
+/// The compiled filters.
+#[derive(Debug)]
+pub(super) struct Filter {
+    globs: Option<GlobSet>,
+    tags: Vec<String>,
+    levels: Vec<Level>,
+    areas: Vec<String>,
+}
+
+impl FilterArgs {
+    pub(super) fn compile(&self) -> anyhow::Result<Filter> {
+        let globs = if self.globs.is_empty() {
+            None
+        } else {
+            let mut set = GlobSetBuilder::new();
+            for glob in &self.globs {
+                // Ids use `/` between segments, so `*` behaves as in a path.
+                let glob = GlobBuilder::new(glob)
+                    .literal_separator(true)
+                    .build()
+                    .with_context(|| format!("invalid --filter glob `{glob}`"))?;
+                set.add(glob);
+            }
+            Some(
+                set.build()
+                    .context("failed to compile the --filter globs")?,
+            )
+        };
+        Ok(Filter {
+            globs,
+            tags: self.tags.clone(),
+            levels: self.levels.iter().map(|&l| l.into()).collect(),
+            areas: self.areas.clone(),
+        })
+    }
+}
+
+impl Filter {
+    pub(super) fn matches(&self, scenario: &Scenario) -> bool {
+        let area = scenario.id.split('/').next().unwrap_or_default();
+        self.globs.as_ref().is_none_or(|g| g.is_match(&scenario.id))
+            && (self.tags.is_empty() || self.tags.iter().any(|t| scenario.tags.contains(t)))
+            && (self.levels.is_empty() || self.levels.contains(&scenario.level.value))
+            && (self.areas.is_empty() || self.areas.iter().any(|a| a == area))
+    }
+}

@@ -1,0 +1,43 @@
+//! `toolpass list`: the scenarios a run with the same flags would take,
+//! one `id  level  title` line each.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::filter::FilterArgs;
+use super::scenarios::{self, ScenarioDirs};
+
+#[derive(Debug, Args)]
+pub(super) struct ListArgs {
+    #[command(flatten)]
+    dirs: ScenarioDirs,
+    #[command(flatten)]
+    filter: FilterArgs,
+}
+
+pub(super) fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
+    // A bad glob is reported before the scenarios are read.
+    let filter = args.filter.compile()?;
+    let scenarios = match scenarios::load(&args.dirs) {
+        Ok(scenarios) => scenarios,
+        Err(errors) => {
+            super::report_load_errors(&errors)?;
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    for scenario in scenarios.iter().filter(|s| filter.matches(s)) {
+        writeln!(
+            stdout,
+            "{}  {}  {}",
+            scenario.id,
+            scenario.level.value.as_str(),
+            scenario.title.value
+        )
+        .context("failed to write to stdout")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
