@@ -58,16 +58,31 @@ fn schema_protocol_with_an_unknown_name_says_which_exist() {
 }
 
 #[test]
-fn run_refuses_until_the_runner_exists() {
+fn run_refuses_until_the_runner_exists_whatever_its_flags() {
     let dir = tempfile::tempdir().unwrap();
-    let output = toolpass(dir.path(), &["run"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        stderr(&output).contains("not implemented yet: the runner lands with issue 5"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(output.stdout.is_empty());
+    for args in [
+        &["run"][..],
+        &["run", "--impl", "x y", "--jobs", "4", "--filter", "edit/**"],
+    ] {
+        let output = toolpass(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&output),
+            "toolpass run: not implemented yet: the runner lands with issue 5\n"
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn help_names_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = toolpass(dir.path(), &["--help"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let help = stdout(&output);
+    for command in ["schema", "validate", "list", "run"] {
+        assert!(help.contains(command), "{command} missing from:\n{help}");
+    }
 }
 
 /// The example of DESIGN.md §4, requiring a feature the protocol knows.
