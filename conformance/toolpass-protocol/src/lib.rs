@@ -65,7 +65,7 @@ pub use outcome::{
     Confirmation, Content, DiffStat, Outcome, OutcomeMeta, OutcomeSummary, Question,
     QuestionOption, ResultDisplay, Status, Todo, TodoStatus, ToolError, ToolpassOutcome,
 };
-pub use schema::{SchemaFile, schemas};
+pub use schema::{SchemaFile, drop_null, schemas};
 pub use session::{
     ApprovalMode, EmptyResult, McpServerConfig, SessionCloseParams, SessionConfig, SessionId,
     SessionOpenParams, SessionOpenResult,

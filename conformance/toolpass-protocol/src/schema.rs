@@ -84,8 +84,9 @@ fn generate<T: JsonSchema>(file_name: String, what: &str) -> SchemaFile {
 ///
 /// toolpass omits an absent member and never writes `null`, so the schemas
 /// say "absent or a string" rather than "a string or null" (the Rust types
-/// still accept `null` when reading, as serde does).
-fn drop_null(schema: &mut Value) {
+/// still accept `null` when reading, as serde does). The scenario schema
+/// applies it too: a scenario leaves a key out rather than writing `~`.
+pub fn drop_null(schema: &mut Value) {
     match schema {
         Value::Object(object) => {
             if let Some(Value::Array(types)) = object.get_mut("type") {

@@ -10,7 +10,9 @@
 //! refused, with a positioned message.
 
 use schemars::generate::SchemaSettings;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use toolpass_protocol::drop_null;
 
 use crate::scenario::Scenario;
 
@@ -38,33 +40,4 @@ pub fn scenario_schema_value() -> Value {
     let mut schema = schema.to_value();
     drop_null(&mut schema);
     schema
-}
-
-/// Removes the `null` that schemars allows for every `Option`: a scenario
-/// leaves a key out rather than writing `~`, and the schema should guide
-/// authors to that.
-fn drop_null(schema: &mut Value) {
-    match schema {
-        Value::Object(object) => {
-            if let Some(Value::Array(types)) = object.get_mut("type") {
-                types.retain(|t| t != "null");
-                if let [only] = types.as_slice() {
-                    let only = only.clone();
-                    object.insert("type".into(), only);
-                }
-            }
-            if let Some(Value::Array(any_of)) = object.get_mut("anyOf") {
-                any_of.retain(|branch| *branch != json!({"type": "null"}));
-                if any_of.len() == 1
-                    && let Some(Value::Object(only)) = any_of.pop()
-                {
-                    object.remove("anyOf");
-                    object.extend(only);
-                }
-            }
-            object.values_mut().for_each(drop_null);
-        }
-        Value::Array(items) => items.iter_mut().for_each(drop_null),
-        _ => {}
-    }
 }
