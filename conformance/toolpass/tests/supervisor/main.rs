@@ -189,56 +189,47 @@ async fn a_hang_on_the_nth_call_times_out_and_kills_the_whole_group() {
     restart_and_check(connection).await;
 }
 
-async fn a_line_that_is_not_json_is_a_protocol_error_quoting_it() {
-    let mut connection = connect("garbage:2").await;
+/// Runs `behaviour`, whose second call misbehaves, and checks the second
+/// call is a protocol error with the tail saying `tail`, that the process is
+/// gone, and that a restart works. Returns what the error said and its line.
+async fn protocol_error_on_call_2(behaviour: &str, tail: &str) -> (String, Option<String>) {
+    let mut connection = connect(behaviour).await;
     call(&mut connection, "ping").await.unwrap();
     let pid = connection.pid();
     let error = call(&mut connection, "ping").await.unwrap_err();
     let CallErrorKind::ProtocolError { what, line } = error.kind() else {
         panic!("expected a protocol error, got {error}");
     };
-    assert!(what.contains("not JSON"), "{what}");
-    assert_eq!(line.as_deref(), Some("this is not JSON {"));
-    assert_tail(&error, "garbage on call 2");
+    let found = (what.clone(), line.clone());
+    assert_tail(&error, tail);
     assert_gone(pid).await;
     restart_and_check(connection).await;
+    found
+}
+
+async fn a_line_that_is_not_json_is_a_protocol_error_quoting_it() {
+    let (what, line) = protocol_error_on_call_2("garbage:2", "garbage on call 2").await;
+    assert!(what.contains("not JSON"), "{what}");
+    assert_eq!(line.as_deref(), Some("this is not JSON {"));
 }
 
 async fn a_reply_with_a_wrong_id_is_a_protocol_error() {
-    let mut connection = connect("wrong-id:2").await;
-    call(&mut connection, "ping").await.unwrap();
-    let pid = connection.pid();
-    let error = call(&mut connection, "ping").await.unwrap_err();
-    let CallErrorKind::ProtocolError { what, line } = error.kind() else {
-        panic!("expected a protocol error, got {error}");
-    };
+    let (what, line) = protocol_error_on_call_2("wrong-id:2", "wrong id on call 2").await;
     assert!(what.contains("id 1003"), "{what}");
     assert!(what.contains("names no request in flight"), "{what}");
     assert!(
         line.as_deref().unwrap().contains(r#""id":1003"#),
         "{line:?}"
     );
-    assert_tail(&error, "wrong id on call 2");
-    assert_gone(pid).await;
-    restart_and_check(connection).await;
 }
 
 async fn a_result_of_the_wrong_shape_is_a_protocol_error() {
-    let mut connection = connect("bad-result:2").await;
-    call(&mut connection, "ping").await.unwrap();
-    let pid = connection.pid();
-    let error = call(&mut connection, "ping").await.unwrap_err();
-    let CallErrorKind::ProtocolError { what, line } = error.kind() else {
-        panic!("expected a protocol error, got {error}");
-    };
+    let (what, line) = protocol_error_on_call_2("bad-result:2", "bad result on call 2").await;
     assert!(what.contains("invalid result for tools/call"), "{what}");
     assert!(
         line.as_deref().unwrap().contains("not an array"),
         "{line:?}"
     );
-    assert_tail(&error, "bad result on call 2");
-    assert_gone(pid).await;
-    restart_and_check(connection).await;
 }
 
 async fn a_stderr_flood_neither_blocks_the_server_nor_grows_the_tail() {
