@@ -32,6 +32,7 @@
 
 mod connection;
 mod error;
+pub mod expected;
 mod implementation;
 mod process;
 mod reference;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::expected::ExpectedFailures;
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
@@ -45,6 +46,15 @@ pub(super) struct RunArgs {
     /// Run each scenario N times and flag outcomes that differ.
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: u32,
+    /// The known failures (YAML): listed failures are `xfail`; an unlisted
+    /// required failure, a listed entry that passes, fails differently or
+    /// is skipped fails the run.
+    #[arg(long, value_name = "FILE")]
+    expected_failures: Option<PathBuf>,
+    /// Rewrite the --expected-failures file from this run (refused on a
+    /// filtered run, which would drop the entries it did not run).
+    #[arg(long, requires = "expected_failures")]
+    fix: bool,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -60,6 +70,22 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .filter(|s| filter.matches(s))
         .collect();
+    if args.fix && args.filter.is_set() {
+        anyhow::bail!(
+            "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
+             (--filter, --tag, --level, --area): run without them"
+        );
+    }
+    let expected = match &args.expected_failures {
+        Some(path) => match ExpectedFailures::load(path) {
+            Ok(expected) => Some(expected),
+            Err(error) => {
+                super::report_load_errors(&[error])?;
+                return Ok(ExitCode::from(1));
+            }
+        },
+        None => None,
+    };
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         anyhow::bail!(
             "--timeout must be a positive number of seconds, not {}",
@@ -92,7 +118,16 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .await;
         Ok::<_, anyhow::Error>((results, started))
     })?;
+    let mut results = results;
     let mut problems = Vec::new();
+    if let Some(expected) = expected {
+        let expected = if args.fix {
+            fix(&expected, &results)?
+        } else {
+            expected
+        };
+        problems.extend(expected.apply(&mut results, args.filter.is_set()));
+    }
     if config.repeat > 1 {
         problems.extend(nondeterminism(&results));
     }
@@ -107,6 +142,15 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Writes the expected-failures file from the results and reads it back,
+/// so the run is judged against what was written.
+fn fix(old: &ExpectedFailures, results: &[ScenarioResult]) -> anyhow::Result<ExpectedFailures> {
+    let text = old.fixed(results);
+    std::fs::write(&old.path, &text)
+        .with_context(|| format!("failed to write {}", old.path.display()))?;
+    ExpectedFailures::parse(&text, &old.path).map_err(anyhow::Error::msg)
 }
 
 fn default_jobs() -> usize {

@@ -175,6 +175,7 @@ impl Worker<'_> {
                 }
             },
         }
+        result.write_root_as_placeholder(&sandbox.root().to_string_lossy());
         if self.config.isolate || result.verdict.is_abort() {
             self.shutdown().await;
         }

@@ -191,6 +191,31 @@ impl ScenarioResult {
             .or(Some(self.level))
     }
 
+    /// Writes the sandbox root as `{root}` in every text the result
+    /// carries, so reports and expected-failure messages do not change
+    /// from one run (and one temporary directory) to the next.
+    pub fn write_root_as_placeholder(&mut self, root: &str) {
+        if root.is_empty() {
+            return;
+        }
+        let fix = |text: &mut String| {
+            if text.contains(root) {
+                *text = text.replace(root, "{root}");
+            }
+        };
+        if let Some(reason) = &mut self.reason {
+            fix(reason);
+        }
+        for step in &mut self.steps {
+            fix(&mut step.stderr_tail);
+            for failure in &mut step.failures {
+                fix(&mut failure.message);
+                failure.expected.as_mut().map(fix);
+                failure.actual.as_mut().map(fix);
+            }
+        }
+    }
+
     /// The steps that did not pass.
     pub fn failed_steps(&self) -> impl Iterator<Item = &StepResult> {
         self.steps.iter().filter(|s| s.verdict != Verdict::Pass)
