@@ -32,9 +32,12 @@
 
 mod connection;
 mod error;
+pub mod expected;
 mod implementation;
 mod process;
 mod reference;
+pub mod report;
+pub mod run;
 mod stderr;
 
 pub use connection::{Connection, Options, Peer, Supervisor};
