@@ -47,10 +47,7 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let file = result
-        .path
-        .as_ref()
-        .map_or_else(|| result.id.clone(), |p| p.display().to_string());
+    let file = super::file(result);
     let _ = writeln!(
         out,
         "{} {} ({}) {}",
@@ -111,7 +108,6 @@ fn failure_block(failure: &Failure, style: Style) -> String {
 
 /// A line diff of `expected` against `actual`, invisible characters shown.
 pub fn diff(expected: &str, actual: &str, style: Style) -> String {
-    let (expected, actual) = (visible(expected), visible(actual));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -119,22 +115,36 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         style.paint("31", "- expected"),
         style.paint("32", "+ actual")
     );
-    let diff = TextDiff::from_lines(&expected, &actual);
-    for change in diff.iter_all_changes() {
-        let line = change.value().strip_suffix('\n').unwrap_or(change.value());
-        let missing_newline = !change.value().ends_with('\n');
-        let (sign, code) = match change.tag() {
-            ChangeTag::Delete => ("-", "31"),
-            ChangeTag::Insert => ("+", "32"),
-            ChangeTag::Equal => (" ", "2"),
+    for (tag, text) in diff_lines(expected, actual) {
+        let code = match tag {
+            ChangeTag::Delete => "31",
+            ChangeTag::Insert => "32",
+            ChangeTag::Equal => "2",
         };
-        let mut text = format!("{sign} {line}");
-        if missing_newline {
-            text.push_str(" ⏎̸");
-        }
         let _ = writeln!(out, "      {}", style.paint(code, &text));
     }
     out
+}
+
+/// The lines of a line diff of `expected` against `actual`, invisible
+/// characters shown, each with its sign (`-` expected, `+` actual, ` `
+/// both) and `⏎̸` after a last line with no newline; no newlines.
+pub(super) fn diff_lines(expected: &str, actual: &str) -> Vec<(ChangeTag, String)> {
+    let (expected, actual) = (visible(expected), visible(actual));
+    let diff = TextDiff::from_lines(&expected, &actual);
+    diff.iter_all_changes()
+        .map(|change| {
+            let value = change.value();
+            let line = value.strip_suffix('\n').unwrap_or(value);
+            let sign = match change.tag() {
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+                ChangeTag::Equal => ' ',
+            };
+            let mark = if value.ends_with('\n') { "" } else { " ⏎̸" };
+            (change.tag(), format!("{sign} {line}{mark}"))
+        })
+        .collect()
 }
 
 /// The text with the characters a tool layer trips on made visible: `\r`,

@@ -8,11 +8,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
 /// How a step or a scenario ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every expectation held.
@@ -39,6 +40,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order reports list them.
+    pub const ALL: [Verdict; 9] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Xfail,
+        Verdict::Xpass,
+        Verdict::Skip,
+        Verdict::Error,
+        Verdict::Timeout,
+        Verdict::Crash,
+        Verdict::ProtocolError,
+    ];
+
     /// The name reports use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -71,7 +85,7 @@ impl Verdict {
 }
 
 /// One expectation that did not hold, or why a step could not be judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Failure {
     /// What was checked: `status`, `error`, `llm`, `display`,
     /// `files[src/a.txt]`, `tools`, `call`, ...
