@@ -200,12 +200,19 @@ pub(super) fn summary(results: &[ScenarioResult]) -> Summary {
 
 /// Renders the fixture run with `render`.
 pub(super) fn render(render: impl Fn(&Report<'_>) -> String) -> String {
+    render_results(&results(), render)
+}
+
+/// Renders a run of `results` with `render`.
+pub(super) fn render_results(
+    results: &[ScenarioResult],
+    render: impl Fn(&Report<'_>) -> String,
+) -> String {
     let info = info();
-    let results = results();
-    let summary = summary(&results);
+    let summary = summary(results);
     render(&Report {
         info: &info,
-        results: &results,
+        results,
         summary: &summary,
     })
 }

@@ -4,11 +4,16 @@
 //! fail and xpass are `<failure>`s; error, timeout, crash and
 //! protocol_error are `<error>`s, each with the text report's block as its
 //! body; a skip is `<skipped>` with its reason; an xfail passes, with a
-//! `<system-out>` note. Times are in seconds.
+//! `<system-out>` note, and so does a failing pending scenario (run, not
+//! scored: it does not fail the run, so it must not turn a CI tab red).
+//! Times are in seconds: each suite's is the sum of its scenarios', the
+//! whole run's is its wall time (workers run in parallel).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
+
+use toolpass_scenario::Level;
 
 use super::text::{self, Style};
 use super::{Report, rfc3339};
@@ -27,17 +32,17 @@ pub fn render(report: &Report<'_>) -> String {
     let timestamp = rfc3339(report.info.started);
     let implementation = &report.info.implementation;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let name = format!(
+        "toolpass: {} {}",
+        implementation.name, implementation.version
+    );
+    let mut counts = Counts::of(report.results.iter());
+    counts.time = report.summary.duration;
     let _ = writeln!(
         out,
         "<testsuites name=\"{}\"{}>",
-        escape(
-            &format!(
-                "toolpass: {} {}",
-                implementation.name, implementation.version
-            ),
-            true
-        ),
-        Counts::of(report.results.iter()).attributes()
+        escape(&name, true),
+        counts.attributes()
     );
     for (area, results) in areas {
         let _ = writeln!(
@@ -71,7 +76,7 @@ impl Counts {
         for result in results {
             counts.tests += 1;
             counts.time += result.duration;
-            match Kind::of(result.verdict) {
+            match Kind::of(result) {
                 Kind::Failure => counts.failures += 1,
                 Kind::Error => counts.errors += 1,
                 Kind::Skipped => counts.skipped += 1,
@@ -103,8 +108,11 @@ enum Kind {
 }
 
 impl Kind {
-    fn of(verdict: Verdict) -> Kind {
-        match verdict {
+    fn of(result: &ScenarioResult) -> Kind {
+        if result.level == Level::Pending && result.verdict != Verdict::Skip {
+            return Kind::Passed;
+        }
+        match result.verdict {
             Verdict::Pass | Verdict::Xfail => Kind::Passed,
             Verdict::Fail | Verdict::Xpass => Kind::Failure,
             Verdict::Skip => Kind::Skipped,
@@ -127,14 +135,16 @@ fn testcase(result: &ScenarioResult, area: &str, repeated: bool) -> String {
     let _ = write!(out, " time=\"{}\"", seconds(result.duration));
     let message = escape(&super::headline(result), true);
     let block = || escape(&text::scenario(result, Style::new(false)), false);
-    let element = match Kind::of(result.verdict) {
-        Kind::Passed if result.verdict == Verdict::Xfail => {
-            format!(
-                "<system-out>expected failure (listed):\n{}</system-out>",
-                block()
-            )
+    let element = match Kind::of(result) {
+        Kind::Passed if result.verdict == Verdict::Pass => return out + "/>\n",
+        Kind::Passed => {
+            let note = if result.verdict == Verdict::Xfail {
+                "expected failure (listed)"
+            } else {
+                "pending scenario (not scored)"
+            };
+            format!("<system-out>{note}:\n{}</system-out>", block())
         }
-        Kind::Passed => return out + "/>\n",
         Kind::Skipped => format!("<skipped message=\"{message}\"/>"),
         kind => {
             let name = if kind == Kind::Failure {
@@ -335,19 +345,27 @@ mod tests {
     }
 
     #[test]
+    fn a_failing_pending_scenario_passes_with_a_note() {
+        let mut results = fixture::results();
+        results.truncate(1);
+        results[0].level = Level::Pending;
+        let xml = fixture::render_results(&results, render);
+        let elements = parse(&xml);
+        assert_eq!(elements[0].get("failures"), "0");
+        assert!(
+            xml.contains("<system-out>pending scenario (not scored):\nFAIL edit/crlf"),
+            "{xml}"
+        );
+    }
+
+    #[test]
     fn repetitions_are_told_apart_by_name() {
-        let info = fixture::info();
         let mut results = fixture::results();
         results.truncate(1);
         let mut again = results[0].clone();
         again.repetition = 2;
         results.push(again);
-        let summary = fixture::summary(&results);
-        let xml = render(&Report {
-            info: &info,
-            results: &results,
-            summary: &summary,
-        });
+        let xml = fixture::render_results(&results, render);
         let names: Vec<String> = parse(&xml)
             .into_iter()
             .filter(|e| e.name == "testcase")

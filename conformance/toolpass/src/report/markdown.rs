@@ -38,6 +38,10 @@ pub fn render(report: &Report<'_>) -> String {
         code(&implementation.command),
         rfc3339(report.info.started)
     );
+    if count == 0 {
+        out.push_str("No scenario ran.\n");
+        return out;
+    }
     out.push_str("| level | passed | total |\n|:--|--:|--:|\n");
     for (level, score) in &summary.levels {
         let _ = writeln!(
@@ -110,7 +114,8 @@ fn details(results: &[&ScenarioResult]) -> String {
                         .into_iter()
                         .map(|(_, line)| line)
                         .collect();
-                    let summary = format!("{at}: {}", html(&failure.headline()));
+                    let headline = truncate(&failure.headline(), MESSAGE_CHARS);
+                    let summary = format!("{at}: {}", html(&headline));
                     blocks.push(fold(&summary, "diff", &lines.join("\n")));
                 }
             }
@@ -201,18 +206,18 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_run_says_so() {
+        let text = fixture::render_results(&[], render);
+        assert!(text.ends_with("2026-12-02T17:51:50Z\n\nNo scenario ran.\n"));
+    }
+
+    #[test]
     fn a_passing_run_has_no_table_of_failures() {
-        let info = fixture::info();
         let results: Vec<_> = fixture::results()
             .into_iter()
             .filter(|r| r.verdict == Verdict::Pass)
             .collect();
-        let summary = fixture::summary(&results);
-        insta::assert_snapshot!(render(&Report {
-            info: &info,
-            results: &results,
-            summary: &summary
-        }));
+        insta::assert_snapshot!(fixture::render_results(&results, render));
     }
 
     #[test]

@@ -31,12 +31,17 @@ impl Style {
 
     /// The verdict's name in capitals, coloured by how bad it is.
     pub fn verdict(self, verdict: Verdict) -> String {
+        self.like(verdict, &verdict.as_str().to_uppercase())
+    }
+
+    /// `text` in the colour of `verdict`.
+    pub fn like(self, verdict: Verdict, text: &str) -> String {
         let code = match verdict {
             Verdict::Pass | Verdict::Xfail => "32",
             Verdict::Skip => "33",
             _ => "1;31",
         };
-        self.paint(code, &verdict.as_str().to_uppercase())
+        self.paint(code, text)
     }
 }
 
