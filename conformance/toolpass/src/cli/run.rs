@@ -2,7 +2,7 @@
 //! (the reference server by default), run, report, and exit non-zero when
 //! a required scenario fails.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -10,10 +10,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::report::{Summary, text};
-use toolpass::run::{Event, RunConfig, ScenarioResult};
+use toolpass::run::{RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
 use super::filter::FilterArgs;
+use super::progress::Progress;
+use super::reports::{self, ReportArgs};
 use super::scenarios::{self, ScenarioDirs};
 
 #[derive(Debug, Args)]
@@ -45,10 +47,13 @@ pub(super) struct RunArgs {
     /// Run each scenario N times and flag outcomes that differ.
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: u32,
+    #[command(flatten)]
+    reports: ReportArgs,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let filter = args.filter.compile()?;
+    args.reports.check()?;
     let scenarios = match scenarios::load(&args.dirs) {
         Ok(scenarios) => scenarios,
         Err(errors) => {
@@ -80,28 +85,37 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("failed to start the async runtime")?;
     let style = text::Style::new(color());
-    let progress = Progress::new();
+    let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
-    let (results, started) = runtime.block_on(async {
-        probe(&supervisor).await?;
+    let (results, started, peer) = runtime.block_on(async {
+        let peer = probe(&supervisor).await?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
             progress.show(&event)
         })
         .await;
-        Ok::<_, anyhow::Error>((results, started))
+        Ok::<_, anyhow::Error>((results, started, peer))
     })?;
+    progress.finish();
     let mut problems = Vec::new();
     if config.repeat > 1 {
         problems.extend(nondeterminism(&results));
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = args.reports.text_output();
     for result in &results {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    let info = reports::info(
+        &config,
+        &args.filter,
+        supervisor.implementation(),
+        peer,
+        started,
+    );
+    args.reports.write(&info, &results, &summary)?;
     Ok(if summary.passed() {
         ExitCode::SUCCESS
     } else {
@@ -135,8 +149,9 @@ fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
 
 /// Starts the implementation once before the run, so one that cannot start
 /// or speaks another protocol major version stops the run with one clear
-/// message instead of failing every scenario.
-async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
+/// message instead of failing every scenario. Returns how it introduced
+/// itself.
+async fn probe(supervisor: &Supervisor) -> anyhow::Result<toolpass_protocol::Implementation> {
     let scratch = tempfile::tempdir().context("failed to create a scratch directory")?;
     let root = supervisor
         .implementation()
@@ -144,7 +159,7 @@ async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
         .then(|| scratch.path());
     let connection = supervisor.connect(root).await?;
     let peer = connection.peer();
-    let info = peer.server_info();
+    let info = peer.server_info().clone();
     #[allow(clippy::print_stderr)] // The run's header, beside the progress lines.
     {
         eprintln!(
@@ -155,7 +170,7 @@ async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
         );
     }
     connection.close().await;
-    Ok(())
+    Ok(info)
 }
 
 /// Scenarios whose repetitions ended differently.
@@ -173,32 +188,4 @@ fn nondeterminism(results: &[ScenarioResult]) -> Vec<String> {
         }
     }
     problems
-}
-
-/// Plain progress lines on stderr: one per finished scenario that did not
-/// pass, so CI logs show trouble as it happens.
-struct Progress {
-    style: text::Style,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            style: text::Style::new(std::io::stderr().is_terminal()),
-        }
-    }
-
-    fn show(&self, event: &Event) {
-        if let Event::Finished(result) = event {
-            #[allow(clippy::print_stderr)] // Progress goes to stderr, the report to stdout.
-            {
-                eprintln!(
-                    "{} {} ({:.0} ms)",
-                    self.style.verdict(result.verdict),
-                    result.id,
-                    result.duration.as_secs_f64() * 1000.0
-                );
-            }
-        }
-    }
 }
