@@ -42,6 +42,8 @@ fn result(id: &str, verdict: Verdict, steps: Vec<StepResult>) -> ScenarioResult 
         steps,
         repetition: 1,
         duration: Duration::ZERO,
+        blessed: 0,
+        observed: vec![],
     }
 }
 

@@ -55,6 +55,11 @@ pub(super) struct RunArgs {
     /// filtered run, which would drop the entries it did not run).
     #[arg(long, requires = "expected_failures")]
     fix: bool,
+    /// Rewrite every `snapshot` that differs from what the implementation
+    /// answered, instead of failing on it (review the diff before you
+    /// commit it).
+    #[arg(long)]
+    bless: bool,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -98,6 +103,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         keep: args.keep,
         timeout: Duration::from_secs_f64(args.timeout),
         repeat: args.repeat.max(1),
+        bless: args.bless,
     };
     let implementation = implementation(args.implementation.as_deref())?;
     let supervisor = Supervisor::new(implementation, Options::default());
@@ -137,6 +143,11 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    if args.bless {
+        let blessed: usize = results.iter().map(|r| r.blessed).sum();
+        writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
+            .context("failed to write to stdout")?;
+    }
     Ok(if summary.passed() {
         ExitCode::SUCCESS
     } else {

@@ -14,6 +14,7 @@ use toolpass_scenario::{
     Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Vars,
 };
 
+use super::judge::{Context, check_text};
 use super::verdict::Failure;
 
 /// A scenario's sandbox directory, removed on drop unless kept.
@@ -134,8 +135,9 @@ impl Sandbox {
         &self,
         rel: &RelPath,
         expected: &FileExpectation,
-        vars: &Vars,
+        context: Context<'_>,
     ) -> Vec<Failure> {
+        let vars = context.vars;
         let what = format!("files[{}]", rel.as_str());
         let path = self.path(rel);
         let metadata = fs::symlink_metadata(&path);
@@ -191,14 +193,15 @@ impl Sandbox {
             None => {}
         }
         if let Some(matcher) = &expected.matches {
-            match (fs::read(&path), matcher.substitute(vars)) {
-                (Ok(actual), Ok(matcher)) => {
-                    if let Err(m) = matcher.check(&String::from_utf8_lossy(&actual)) {
-                        failures.push(super::judge::mismatch(&what, &m));
+            match fs::read(&path) {
+                Ok(actual) => {
+                    let actual = String::from_utf8_lossy(&actual);
+                    match check_text(&what, matcher, &actual, context) {
+                        Ok(failure) => failures.extend(failure),
+                        Err(failure) => failures.push(failure),
                     }
                 }
-                (Err(e), _) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
-                (_, Err(e)) => failures.push(placeholder(rel, &e)),
+                Err(e) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
             }
         }
         if let Some(mode) = expected.mode {

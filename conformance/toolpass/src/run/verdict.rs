@@ -173,6 +173,12 @@ pub struct ScenarioResult {
     /// Wall time of the scenario, sandbox included.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,
+    /// Snapshots rewritten (`--bless`).
+    #[serde(skip)]
+    pub blessed: usize,
+    /// Every Outcome received (`toolpass record`).
+    #[serde(skip)]
+    pub observed: Vec<super::Observed>,
 }
 
 impl ScenarioResult {

@@ -92,6 +92,7 @@ fn trials() -> Vec<Trial> {
         runs::a_plain_mcp_server_runs_only_call_scenarios,
         runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
+        runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
     ]
 }
 
