@@ -44,6 +44,7 @@ fn result(id: &str, verdict: Verdict, steps: Vec<StepResult>) -> ScenarioResult 
         duration: Duration::ZERO,
         blessed: 0,
         observed: vec![],
+        sandbox_after: None,
     }
 }
 

@@ -104,6 +104,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         timeout: Duration::from_secs_f64(args.timeout),
         repeat: args.repeat.max(1),
         bless: args.bless,
+        record: false,
     };
     let implementation = implementation(args.implementation.as_deref())?;
     let supervisor = Supervisor::new(implementation, Options::default());
@@ -177,7 +178,7 @@ fn color() -> bool {
 const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
 
 /// `--impl`: an adapter's name, a command line, or the reference server.
-fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
+pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec else {
         return Ok(reference_server(Profile::Release)?);
     };
@@ -191,7 +192,7 @@ fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
 /// Starts the implementation once before the run, so one that cannot start
 /// or speaks another protocol major version stops the run with one clear
 /// message instead of failing every scenario.
-async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
+pub(super) async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir().context("failed to create a scratch directory")?;
     let root = supervisor
         .implementation()

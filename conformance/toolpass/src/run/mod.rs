@@ -19,6 +19,7 @@ use toolpass_protocol::{Dialect, Feature};
 use toolpass_scenario::Scenario;
 
 pub use play::Observed;
+pub use sandbox::SandboxFile;
 pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
 
 use crate::{Connection, StartError, Supervisor};
@@ -38,6 +39,9 @@ pub struct RunConfig {
     pub repeat: u32,
     /// Rewrite snapshots that differ instead of failing on them.
     pub bless: bool,
+    /// Keep what the sandbox holds after each scenario
+    /// ([`ScenarioResult::sandbox_after`], for `toolpass record`).
+    pub record: bool,
 }
 
 impl Default for RunConfig {
@@ -49,6 +53,7 @@ impl Default for RunConfig {
             timeout: Duration::from_secs(30),
             repeat: 1,
             bless: false,
+            record: false,
         }
     }
 }
@@ -148,6 +153,7 @@ impl Worker<'_> {
             duration: Duration::ZERO,
             blessed: 0,
             observed: Vec::new(),
+            sandbox_after: None,
         };
         let sandbox = match sandbox::Sandbox::new() {
             Ok(sandbox) => sandbox,
@@ -183,6 +189,15 @@ impl Worker<'_> {
                     result.observed = played.observed;
                 }
             },
+        }
+        if self.config.record {
+            let root = sandbox.root().to_string_lossy();
+            result.sandbox_after = sandbox.contents().ok().map(|contents| {
+                contents
+                    .into_iter()
+                    .map(|(path, file)| (path, file.into_template(&root)))
+                    .collect()
+            });
         }
         result.write_root_as_placeholder(&sandbox.root().to_string_lossy());
         if self.config.isolate || result.verdict.is_abort() {

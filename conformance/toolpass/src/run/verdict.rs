@@ -179,6 +179,10 @@ pub struct ScenarioResult {
     /// Every Outcome received (`toolpass record`).
     #[serde(skip)]
     pub observed: Vec<super::Observed>,
+    /// What the sandbox held at the end, sorted by path, when the run was
+    /// asked to record it.
+    #[serde(skip)]
+    pub sandbox_after: Option<Vec<(String, super::SandboxFile)>>,
 }
 
 impl ScenarioResult {
@@ -211,6 +215,10 @@ impl ScenarioResult {
         };
         if let Some(reason) = &mut self.reason {
             fix(reason);
+        }
+        for observed in &mut self.observed {
+            fix(&mut observed.summary.llm_content);
+            observed.summary.error_message.as_mut().map(fix);
         }
         for step in &mut self.steps {
             fix(&mut step.stderr_tail);
