@@ -7,6 +7,7 @@
 mod filter;
 mod list;
 mod progress;
+mod record;
 mod reports;
 mod run;
 mod scenarios;
@@ -42,6 +43,9 @@ enum Command {
     /// Run scenarios against an implementation (the reference server
     /// when `--impl` is not given) and judge every step.
     Run(Box<run::RunArgs>),
+    /// Run one scenario and write what the implementation answered into
+    /// the file as expectations, for review.
+    Record(record::RecordArgs),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -52,6 +56,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(args) => validate::run(&args),
         Command::List(args) => list::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Record(args) => record::run(&args),
     }
 }
 

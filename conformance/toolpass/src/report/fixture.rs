@@ -76,6 +76,9 @@ fn scenario(id: &str, level: Level, verdict: Verdict, steps: Vec<StepResult>) ->
             .collect(),
         repetition: 1,
         duration: ms(12),
+        blessed: 0,
+        observed: Vec::new(),
+        sandbox_after: None,
     }
 }
 

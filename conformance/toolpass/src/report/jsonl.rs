@@ -8,7 +8,6 @@
 //! `schema/report.jsonl.json`, and a test fails when the two drift.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
 use schemars::JsonSchema;
@@ -18,7 +17,7 @@ use serde_json::Value;
 use toolpass_protocol::PROTOCOL_VERSION;
 use toolpass_scenario::Level;
 
-use super::{ImplementationInfo, Report, Score, Settings, rfc3339};
+use super::{ImplementationInfo, Report, Score, Settings, rfc3339, text};
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
 
 /// One line of the report.
@@ -83,9 +82,10 @@ pub struct StepLine<'a> {
 pub struct ScenarioLine<'a> {
     /// Its id.
     pub id: &'a str,
-    /// The file it was loaded from.
+    /// The file it was loaded from, relative to the current directory
+    /// when under it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<&'a Path>,
+    pub path: Option<String>,
     /// Its title.
     pub title: &'a str,
     /// Its `spec`.
@@ -181,7 +181,7 @@ fn step_line<'a>(result: &'a ScenarioResult, step: &'a StepResult) -> StepLine<'
 fn scenario_line(result: &ScenarioResult) -> ScenarioLine<'_> {
     ScenarioLine {
         id: &result.id,
-        path: result.path.as_deref(),
+        path: result.path.as_ref().map(|_| text::file_name(result)),
         title: &result.title,
         spec: &result.spec,
         level: result.level,

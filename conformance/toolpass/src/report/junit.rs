@@ -130,7 +130,7 @@ fn testcase(result: &ScenarioResult, area: &str, repeated: bool) -> String {
         escape(&super::result_name(result, repeated), true)
     );
     if result.path.is_some() {
-        let _ = write!(out, " file=\"{}\"", escape(&super::file(result), true));
+        let _ = write!(out, " file=\"{}\"", escape(&text::file_name(result), true));
     }
     let _ = write!(out, " time=\"{}\"", seconds(result.duration));
     let message = escape(&super::headline(result), true);

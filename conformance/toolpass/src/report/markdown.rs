@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::text::diff_lines;
+use super::text::{self, diff_lines};
 use super::{Report, first_failure, headline, location, rfc3339};
 use crate::run::{ScenarioResult, Verdict};
 
@@ -87,7 +87,7 @@ fn table(results: &[&ScenarioResult], repeated: bool) -> String {
         let level = result.failed_level().unwrap_or(result.level);
         let at = match first_failure(result) {
             Some((step, _)) => location(result, step),
-            None => super::file(result),
+            None => text::file_name(result),
         };
         let _ = writeln!(
             out,

@@ -35,18 +35,9 @@ pub struct Report<'a> {
     pub summary: &'a Summary,
 }
 
-/// The scenario's file as the reports name it: its path, or its id when it
-/// has none.
-fn file(result: &ScenarioResult) -> String {
-    result
-        .path
-        .as_ref()
-        .map_or_else(|| result.id.clone(), |p| p.display().to_string())
-}
-
 /// `file:line` of a step.
 fn location(result: &ScenarioResult, step: &StepResult) -> String {
-    format!("{}:{}", file(result), step.line)
+    format!("{}:{}", text::file_name(result), step.line)
 }
 
 /// The area of a scenario: the first segment of its id.

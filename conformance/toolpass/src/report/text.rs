@@ -52,7 +52,7 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let file = super::file(result);
+    let file = file_name(result);
     let _ = writeln!(
         out,
         "{} {} ({}) {}",
@@ -71,6 +71,20 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         out.push_str(&step_block(step, &file, style));
     }
     out
+}
+
+/// The scenario's file, relative to the current directory when under it
+/// (what a terminal or an editor jumps to), else as loaded.
+pub fn file_name(result: &ScenarioResult) -> String {
+    let Some(path) = &result.path else {
+        return result.id.clone();
+    };
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 fn step_block(step: &StepResult, file: &str, style: Style) -> String {
