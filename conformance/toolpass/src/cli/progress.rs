@@ -129,3 +129,32 @@ fn elapsed(duration: Duration) -> String {
         format!("{:.1} s", duration.as_secs_f64())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_counts_failures_and_names_what_runs() {
+        let progress = Progress {
+            bar: None,
+            style: Style::new(false),
+            total: 3,
+            state: Mutex::new(State::default()),
+        };
+        let mut state = State::default();
+        assert_eq!(progress.message(&state), "0 failed");
+        state.running = vec!["edit/a".into()];
+        assert_eq!(progress.message(&state), "0 failed · edit/a");
+        state.running.push("edit/b".into());
+        state.running.push("grep/c".into());
+        state.failed = 2;
+        assert_eq!(progress.message(&state), "2 failed · edit/a (+2)");
+    }
+
+    #[test]
+    fn durations_read_as_milliseconds_then_seconds() {
+        assert_eq!(elapsed(Duration::from_micros(12_400)), "12 ms");
+        assert_eq!(elapsed(Duration::from_millis(3_460)), "3.5 s");
+    }
+}

@@ -5,13 +5,14 @@
 //! stdout carries that one report alone (`--jsonl - | jq`). Only one report
 //! can take stdout.
 
-use std::io::Write;
+use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 use anyhow::{Context as _, bail};
 use clap::Args;
 use toolpass::Implementation;
+use toolpass::report::text::Style;
 use toolpass::report::{
     ImplementationInfo, Report, RunInfo, Settings, Summary, jsonl, junit, markdown,
 };
@@ -99,6 +100,17 @@ impl ReportArgs {
         } else {
             Box::new(std::io::stdout().lock())
         }
+    }
+
+    /// The text report's style: colours when it goes to a terminal, unless
+    /// `NO_COLOR` says otherwise.
+    pub(super) fn text_style(&self) -> Style {
+        let terminal = if self.stdout() > 0 {
+            std::io::stderr().is_terminal()
+        } else {
+            std::io::stdout().is_terminal()
+        };
+        Style::new(terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()))
     }
 
     /// Writes every report asked for. One that cannot be written does not

@@ -2,7 +2,6 @@
 //! (the reference server by default), run, report, and exit non-zero when
 //! a required scenario fails.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -117,7 +116,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let style = text::Style::new(color());
+    let style = args.reports.text_style();
     let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
@@ -181,11 +180,6 @@ fn fix(old: &ExpectedFailures, results: &[ScenarioResult]) -> anyhow::Result<Exp
 
 fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// Colours on a terminal, unless `NO_COLOR` says otherwise.
-fn color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// The adapters shipped with this workspace.
