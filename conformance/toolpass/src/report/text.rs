@@ -130,10 +130,13 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         style.paint("31", "- expected"),
         style.paint("32", "+ actual")
     );
+    // A missing final newline is worth a mark only when the other side
+    // has one.
+    let newline_differs = expected.ends_with('\n') != actual.ends_with('\n');
     let diff = TextDiff::from_lines(&expected, &actual);
     for change in diff.iter_all_changes() {
         let line = change.value().strip_suffix('\n').unwrap_or(change.value());
-        let missing_newline = !change.value().ends_with('\n');
+        let missing_newline = newline_differs && !change.value().ends_with('\n');
         let (sign, code) = match change.tag() {
             ChangeTag::Delete => ("-", "31"),
             ChangeTag::Insert => ("+", "32"),
@@ -141,7 +144,7 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         };
         let mut text = format!("{sign} {line}");
         if missing_newline {
-            text.push_str(" ⏎̸");
+            text.push_str("  (no newline at end)");
         }
         let _ = writeln!(out, "      {}", style.paint(code, &text));
     }
