@@ -63,18 +63,10 @@ pub(super) struct RunArgs {
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let filter = args.filter.compile()?;
-    let scenarios = match scenarios::load(&args.dirs) {
+    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
-        Err(errors) => {
-            super::report_load_errors(&errors)?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
-    let scenarios: Vec<_> = scenarios
-        .into_iter()
-        .filter(|s| filter.matches(s))
-        .collect();
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
