@@ -66,19 +66,11 @@ pub(super) struct RunArgs {
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let filter = args.filter.compile()?;
     args.reports.check()?;
-    let scenarios = match scenarios::load(&args.dirs) {
+    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
-        Err(errors) => {
-            super::report_load_errors(&errors)?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
-    let scenarios: Vec<_> = scenarios
-        .into_iter()
-        .filter(|s| filter.matches(s))
-        .collect();
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
@@ -185,16 +177,59 @@ fn default_jobs() -> usize {
 /// The adapters shipped with this workspace.
 const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
 
+/// Overrides [`ADAPTERS`]: where `--impl NAME` looks for `NAME/run`.
+const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
+
 /// `--impl`: an adapter's name, a command line, or the reference server.
+///
+/// A single word names the adapter `<adapters>/<word>/run` when there is
+/// one, else a program on `PATH`; anything else is a command line.
 pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec else {
         return Ok(reference_server(Profile::Release)?);
     };
-    let adapter = PathBuf::from(ADAPTERS).join(spec).join("run");
-    if !spec.contains(['/', ' ']) && adapter.is_file() {
+    let one_word =
+        !spec.trim().is_empty() && !spec.contains(|c: char| c == '/' || c.is_whitespace());
+    if !one_word {
+        return Ok(Implementation::parse(spec)?);
+    }
+    let adapters =
+        std::env::var_os(ADAPTERS_ENV).map_or_else(|| PathBuf::from(ADAPTERS), PathBuf::from);
+    let adapter = adapters.join(spec).join("run");
+    if adapter.is_file() {
         return Ok(Implementation::new(adapter.to_string_lossy().into_owned()));
     }
-    Ok(Implementation::parse(spec)?)
+    if on_path(spec) {
+        return Ok(Implementation::new(spec));
+    }
+    let mut known: Vec<String> = std::fs::read_dir(&adapters)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("run").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    known.sort();
+    anyhow::bail!(
+        "--impl {spec}: no adapter `{spec}` under {} (adapters: {}) and no program `{spec}` on PATH",
+        adapters.display(),
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        }
+    )
+}
+
+/// Whether `PATH` has an executable file of this name.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
 }
 
 /// Starts the implementation once before the run, so one that cannot start

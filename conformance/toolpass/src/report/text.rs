@@ -147,9 +147,13 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
 
 /// The lines of a line diff of `expected` against `actual`, invisible
 /// characters shown, each with its sign (`-` expected, `+` actual, ` `
-/// both) and `⏎̸` after a last line with no newline; no newlines.
+/// both) and a mark after a last line whose newline only the other side
+/// has; no newlines.
 pub(super) fn diff_lines(expected: &str, actual: &str) -> Vec<(ChangeTag, String)> {
     let (expected, actual) = (visible(expected), visible(actual));
+    // A missing final newline is worth a mark only when the other side
+    // has one.
+    let newline_differs = expected.ends_with('\n') != actual.ends_with('\n');
     let diff = TextDiff::from_lines(&expected, &actual);
     diff.iter_all_changes()
         .map(|change| {
@@ -160,7 +164,11 @@ pub(super) fn diff_lines(expected: &str, actual: &str) -> Vec<(ChangeTag, String
                 ChangeTag::Insert => '+',
                 ChangeTag::Equal => ' ',
             };
-            let mark = if value.ends_with('\n') { "" } else { " ⏎̸" };
+            let mark = if newline_differs && !value.ends_with('\n') {
+                "  (no newline at end)"
+            } else {
+                ""
+            };
             (change.tag(), format!("{sign} {line}{mark}"))
         })
         .collect()
