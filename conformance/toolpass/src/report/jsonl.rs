@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 use serde_json::Value;
 use toolpass_protocol::PROTOCOL_VERSION;
@@ -113,6 +113,7 @@ pub struct Footer<'a> {
     /// Scenario results in all (repetitions count once each).
     pub scenarios: usize,
     /// Scenario results per verdict, every verdict present.
+    #[schemars(schema_with = "verdict_counts")]
     pub verdicts: BTreeMap<Verdict, usize>,
     /// Each level's score; levels no scenario reached are absent.
     pub levels: &'a BTreeMap<Level, Score>,
@@ -122,6 +123,23 @@ pub struct Footer<'a> {
     pub problems: &'a [String],
     /// Wall time of the whole run in milliseconds.
     pub duration_ms: f64,
+}
+
+/// The schema of [`Footer::verdicts`]: a count for each verdict, all of
+/// them present, in the order of [`Verdict::ALL`].
+fn verdict_counts(generator: &mut SchemaGenerator) -> Schema {
+    let count = generator.subschema_for::<usize>().to_value();
+    let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.as_str()).collect();
+    let properties: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|name| ((*name).to_owned(), count.clone()))
+        .collect();
+    json_schema!({
+        "type": "object",
+        "properties": properties,
+        "required": names,
+        "additionalProperties": false,
+    })
 }
 
 /// The report: one JSON object per line, each line ending in `\n`.
@@ -287,6 +305,12 @@ mod tests {
         let report = fixture::render(render);
         let mut footer: Value = serde_json::from_str(report.lines().last().unwrap()).unwrap();
         assert!(validator.is_valid(&footer));
+        let mut partial = footer.clone();
+        partial["verdicts"].as_object_mut().unwrap().remove("crash");
+        assert!(
+            !validator.is_valid(&partial),
+            "a footer must count every verdict"
+        );
         footer["type"] = "summary".into();
         assert!(!validator.is_valid(&footer));
         assert!(!validator.is_valid(&serde_json::json!({"type": "step", "scenario": "x"})));
