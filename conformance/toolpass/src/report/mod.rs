@@ -17,8 +17,6 @@ pub mod text;
 #[cfg(test)]
 mod fixture;
 
-use std::fmt::Write as _;
-
 pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
 pub use summary::{Score, Summary};
 
@@ -61,19 +59,18 @@ fn headline(result: &ScenarioResult) -> String {
         return failure.headline();
     }
     let reason = result.reason.as_deref().unwrap_or_default();
-    let mut line = reason.lines().next().unwrap_or_default().to_owned();
-    if line.is_empty()
-        && let Some((step, None)) = first_failure(result)
-    {
-        let _ = write!(
-            line,
+    if let Some(line) = reason.lines().next().filter(|l| !l.is_empty()) {
+        return line.to_owned();
+    }
+    match first_failure(result) {
+        Some((step, _)) => format!(
             "step {} `{}`: {}",
             step.index,
             step.label,
             step.verdict.as_str()
-        );
+        ),
+        None => String::new(),
     }
-    line
 }
 
 /// The name of one result among several repetitions: the id, with the
