@@ -20,18 +20,21 @@ use toolpass::run::{RunConfig, ScenarioResult};
 
 use super::filter::FilterArgs;
 
+/// The report files of a run.
 #[derive(Debug, Args)]
+#[command(
+    next_help_heading = "Reports (any together; `-` for stdout moves the text report to stderr)"
+)]
 pub(super) struct ReportArgs {
     /// Also write the JSONL report: a header, a line per step and per
-    /// scenario, a footer (`toolpass schema report`). `-` for stdout.
+    /// scenario, a footer (`toolpass schema report` prints its schema).
     #[arg(long, value_name = "FILE")]
     jsonl: Option<PathBuf>,
-    /// Also write a JUnit XML report, one testsuite per area. `-` for
-    /// stdout.
+    /// Also write a JUnit XML report, one testsuite per area.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Also write a Markdown summary, e.g. to "$GITHUB_STEP_SUMMARY". `-`
-    /// for stdout.
+    /// Also write a Markdown summary, e.g. to "$GITHUB_STEP_SUMMARY"
+    /// (overwritten).
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
 }
