@@ -200,3 +200,14 @@ fn record_writes_expectations_that_the_next_run_passes() {
     let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn a_run_that_selects_nothing_is_an_error_not_a_pass() {
+    let dir = suite(&[("s/ok.yaml", PASSES)]);
+    let (code, _, err) = toolpass(
+        dir.path(),
+        &["run", "--scenarios", "s", "--filter", "nope/**"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("nothing to run: no scenario matches"), "{err}");
+}

@@ -66,11 +66,23 @@ pub(super) struct RunArgs {
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        anyhow::bail!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        );
+    }
     args.reports.check()?;
     let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
+    if scenarios.is_empty() {
+        // A mistyped filter must not pass CI by running nothing.
+        anyhow::bail!(
+            "nothing to run: no scenario matches (see `toolpass list` with the same flags)"
+        );
+    }
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
@@ -87,12 +99,6 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         None => None,
     };
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        anyhow::bail!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        );
-    }
     let config = RunConfig {
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         isolate: args.isolate,
