@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toolpass_scenario::{Located, Pos, yaml_error};
 
+use crate::record::quote;
 use crate::run::{ScenarioResult, Verdict};
 
 /// The longest `message` prefix `--fix` writes: enough to tell failures
@@ -347,9 +348,4 @@ fn prefix(message: &str) -> String {
         .chars()
         .take(FIX_MESSAGE_CHARS)
         .collect()
-}
-
-/// A YAML double-quoted scalar (JSON's string syntax is a subset of it).
-fn quote(text: &str) -> String {
-    serde_json::Value::String(text.to_owned()).to_string()
 }

@@ -35,6 +35,7 @@ mod error;
 pub mod expected;
 mod implementation;
 mod process;
+pub mod record;
 mod reference;
 pub mod report;
 pub mod run;

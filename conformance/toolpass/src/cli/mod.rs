@@ -6,6 +6,9 @@
 
 mod filter;
 mod list;
+mod progress;
+mod record;
+mod reports;
 mod run;
 mod scenarios;
 mod schema;
@@ -29,8 +32,8 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print a JSON Schema: the scenario file format, or the protocol's
-    /// messages.
+    /// Print a JSON Schema: the scenario file format, the protocol's
+    /// messages, or the lines of a `--jsonl` report.
     Schema(schema::SchemaArgs),
     /// Load and check every scenario; report each problem as
     /// `path:line:column: message` and exit 1 if there is any.
@@ -40,6 +43,9 @@ enum Command {
     /// Run scenarios against an implementation (the reference server
     /// when `--impl` is not given) and judge every step.
     Run(Box<run::RunArgs>),
+    /// Run one scenario and write what the implementation answered into
+    /// the file as expectations, for review.
+    Record(record::RecordArgs),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -50,6 +56,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(args) => validate::run(&args),
         Command::List(args) => list::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Record(args) => record::run(&args),
     }
 }
 

@@ -8,11 +8,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
 /// How a step or a scenario ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every expectation held.
@@ -39,6 +40,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order reports list them.
+    pub const ALL: [Verdict; 9] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Xfail,
+        Verdict::Xpass,
+        Verdict::Skip,
+        Verdict::Error,
+        Verdict::Timeout,
+        Verdict::Crash,
+        Verdict::ProtocolError,
+    ];
+
     /// The name reports use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -71,7 +85,7 @@ impl Verdict {
 }
 
 /// One expectation that did not hold, or why a step could not be judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Failure {
     /// What was checked: `status`, `error`, `llm`, `display`,
     /// `files[src/a.txt]`, `tools`, `call`, ...
@@ -173,6 +187,16 @@ pub struct ScenarioResult {
     /// Wall time of the scenario, sandbox included.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,
+    /// Snapshots rewritten (`--bless`).
+    #[serde(skip)]
+    pub blessed: usize,
+    /// Every Outcome received (`toolpass record`).
+    #[serde(skip)]
+    pub observed: Vec<super::Observed>,
+    /// What the sandbox held at the end, sorted by path, when the run was
+    /// asked to record it.
+    #[serde(skip)]
+    pub sandbox_after: Option<Vec<(String, super::SandboxFile)>>,
 }
 
 impl ScenarioResult {
@@ -205,6 +229,10 @@ impl ScenarioResult {
         };
         if let Some(reason) = &mut self.reason {
             fix(reason);
+        }
+        for observed in &mut self.observed {
+            fix(&mut observed.summary.llm_content);
+            observed.summary.error_message.as_mut().map(fix);
         }
         for step in &mut self.steps {
             fix(&mut step.stderr_tail);

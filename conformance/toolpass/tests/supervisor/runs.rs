@@ -217,3 +217,30 @@ pub(crate) async fn a_failed_expectation_is_a_fail_naming_the_step_and_its_line(
     assert_eq!(failure.expected.as_deref(), Some("echo 2: pong"));
     assert_eq!(failure.actual.as_deref(), Some("echo 2: ping"));
 }
+
+pub(crate) async fn bless_writes_a_differing_snapshot_and_the_next_run_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("snap.yaml");
+    std::fs::write(
+        &file,
+        "title: t\nspec: s\nsteps:\n  - call: ping\n    expect: {llm: {snapshot: echo, starts_with: echo}}\n",
+    )
+    .unwrap();
+    let load = || toolpass_scenario::load_file(&file, "snap").unwrap();
+    let results = run_all("well", &[load()], RunConfig::default()).await;
+    assert_eq!(
+        results[0].verdict,
+        Verdict::Fail,
+        "no snapshot yet: {results:#?}"
+    );
+    let bless = RunConfig {
+        bless: true,
+        ..RunConfig::default()
+    };
+    let results = run_all("well", &[load()], bless).await;
+    assert_eq!((results[0].verdict, results[0].blessed), (Verdict::Pass, 1));
+    let written = std::fs::read_to_string(dir.path().join("snap.echo.snap")).unwrap();
+    assert_eq!(written, "echo 1: ping");
+    let results = run_all("well", &[load()], RunConfig::default()).await;
+    assert_eq!(results[0].verdict, Verdict::Pass, "{results:#?}");
+}
