@@ -92,6 +92,19 @@ impl ReportArgs {
         if self.stdout() > 1 {
             bail!("only one of --jsonl, --junit and --markdown can be `-` (stdout)");
         }
+        // A missing directory would otherwise be found after the whole run.
+        for (kind, path, _) in self.files() {
+            let Some(path) = path.filter(|p| !is_stdout(p)) else {
+                continue;
+            };
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if parent.is_some_and(|dir| !dir.is_dir()) {
+                bail!(
+                    "cannot write the {kind} report to {}: its directory does not exist",
+                    path.display()
+                );
+            }
+        }
         Ok(())
     }
 
