@@ -155,6 +155,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let info = reports::info(
         &config,
         &args.filter,
+        args.expected_failures.as_deref(),
         supervisor.implementation(),
         peer,
         started,

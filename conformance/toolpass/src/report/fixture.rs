@@ -28,6 +28,8 @@ pub(super) fn info() -> RunInfo {
                 tag: vec!["edit".into()],
                 ..Filters::default()
             },
+            expected_failures: Some("xfail.yaml".into()),
+            bless: false,
         },
     }
 }
