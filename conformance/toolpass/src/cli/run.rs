@@ -155,6 +155,16 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    if args.keep {
+        writeln!(stdout, "--keep: the sandboxes are left in place:")
+            .context("failed to write to stdout")?;
+        for result in &results {
+            if let Some(path) = &result.kept_sandbox {
+                writeln!(stdout, "  {}  {}", result.id, path.display())
+                    .context("failed to write to stdout")?;
+            }
+        }
+    }
     if args.bless {
         let blessed: usize = results.iter().map(|r| r.blessed).sum();
         writeln!(stdout, "--bless: {blessed} snapshot file(s) written")

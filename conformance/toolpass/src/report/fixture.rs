@@ -81,6 +81,7 @@ fn scenario(id: &str, level: Level, verdict: Verdict, steps: Vec<StepResult>) ->
         blessed: 0,
         observed: Vec::new(),
         sandbox_after: None,
+        kept_sandbox: None,
     }
 }
 
