@@ -520,12 +520,27 @@ fn run_with_jsonl_on_stdout_moves_the_text_report_to_stderr() {
 }
 
 #[test]
+fn run_refuses_a_report_in_a_missing_directory_before_running() {
+    let (_dir, output) = run_two(&["--junit", "missing/b.xml", "--markdown", "c.md"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains(
+            "cannot write the JUnit report to missing/b.xml: its directory does not exist"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn run_names_a_report_it_cannot_write_after_the_text_report() {
-    let (dir, output) = run_two(&["--junit", "missing/b.xml", "--markdown", "c.md"]);
+    // A directory where the file should go: only writing finds out.
+    let (dir, output) = run_two(&["--junit", ".", "--markdown", "c.md"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stdout(&output).contains("FAILED:"), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("failed to write the JUnit report to missing/b.xml: "),
+        stderr(&output).contains("failed to write the JUnit report to .: "),
         "{}",
         stderr(&output)
     );

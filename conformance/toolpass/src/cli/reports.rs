@@ -44,6 +44,7 @@ pub(super) struct ReportArgs {
 pub(super) fn info(
     config: &RunConfig,
     filter: &FilterArgs,
+    expected_failures: Option<&Path>,
     implementation: &Implementation,
     peer: toolpass_protocol::Implementation,
     started: Instant,
@@ -64,6 +65,8 @@ pub(super) fn info(
             repeat: config.repeat,
             isolate: config.isolate,
             filters: filter.describe(),
+            expected_failures: expected_failures.map(|p| p.display().to_string()),
+            bless: config.bless,
         },
     }
 }
@@ -91,6 +94,19 @@ impl ReportArgs {
     pub(super) fn check(&self) -> anyhow::Result<()> {
         if self.stdout() > 1 {
             bail!("only one of --jsonl, --junit and --markdown can be `-` (stdout)");
+        }
+        // A missing directory would otherwise be found after the whole run.
+        for (kind, path, _) in self.files() {
+            let Some(path) = path.filter(|p| !is_stdout(p)) else {
+                continue;
+            };
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if parent.is_some_and(|dir| !dir.is_dir()) {
+                bail!(
+                    "cannot write the {kind} report to {}: its directory does not exist",
+                    path.display()
+                );
+            }
         }
         Ok(())
     }

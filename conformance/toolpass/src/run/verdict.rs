@@ -193,6 +193,9 @@ pub struct ScenarioResult {
     /// Every Outcome received (`toolpass record`).
     #[serde(skip)]
     pub observed: Vec<super::Observed>,
+    /// Where the sandbox was left (`--keep`).
+    #[serde(skip)]
+    pub kept_sandbox: Option<PathBuf>,
     /// What the sandbox held at the end, sorted by path, when the run was
     /// asked to record it.
     #[serde(skip)]
@@ -254,4 +257,29 @@ fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S:
     // Whole microseconds as fractional milliseconds: readable, and exact
     // enough to compare runs.
     serializer.serialize_f64(duration.as_micros() as f64 / 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Verdict;
+
+    /// `ALL` lists every verdict once: a new variant breaks this match
+    /// until it is given a place, and the assertion until `ALL` has it.
+    #[test]
+    fn all_lists_every_verdict_in_order() {
+        let place = |verdict: Verdict| match verdict {
+            Verdict::Pass => 0,
+            Verdict::Fail => 1,
+            Verdict::Xfail => 2,
+            Verdict::Xpass => 3,
+            Verdict::Skip => 4,
+            Verdict::Error => 5,
+            Verdict::Timeout => 6,
+            Verdict::Crash => 7,
+            Verdict::ProtocolError => 8,
+        };
+        for (i, verdict) in Verdict::ALL.iter().enumerate() {
+            assert_eq!(place(*verdict), i, "{verdict:?}");
+        }
+    }
 }
