@@ -14,6 +14,7 @@
 //! | FIFO, socket, device | — | `edit_requires_prior_read` |
 //! | regular file | fresh, read, text | ok (any read counts, partial too) |
 //! | regular file | stale | `file_changed_since_read` |
+//! | regular file | unknown inode, but this path was read (replaced) | `file_changed_since_read` |
 //! | regular file | inode 0 | `prior_read_verification_failed` |
 //! | regular file | fresh, not text | `edit_requires_prior_read` (re-reading won't help) |
 //! | regular file | unknown | `edit_requires_prior_read` |
@@ -180,6 +181,17 @@ pub fn check_prior_read(
         CacheState::Fresh(entry) | CacheState::Stale(entry) if entry.path != path => {
             CacheState::Unknown
         }
+        state => state,
+    };
+    // A file replaced at a path that was read (deleted and re-created, or
+    // renamed over) has changed since the read. Qwen, keyed by inode only,
+    // says "stale" when the new file happens to reuse the inode number and
+    // "never read" otherwise; here the answer does not depend on the
+    // allocator.
+    let state = match state {
+        CacheState::Unknown => cache
+            .replaced(path, &meta)
+            .map_or(CacheState::Unknown, CacheState::Stale),
         state => state,
     };
     match state {

@@ -131,6 +131,19 @@ impl FileReadCache {
         });
     }
 
+    /// The record made for `path` under an inode other than `meta`'s: the
+    /// file read (or written) there has since been replaced by another one
+    /// (deleted and re-created, or renamed over), whatever number the new
+    /// inode got.
+    #[must_use]
+    pub fn replaced(&self, path: &Path, meta: &Metadata) -> Option<&ReadEntry> {
+        let fingerprint = Fingerprint::of(meta);
+        self.entries
+            .iter()
+            .find(|&(&key, entry)| entry.path == path && key != (fingerprint.dev, fingerprint.ino))
+            .map(|(_, entry)| entry)
+    }
+
     /// Compares what is cached for `meta`'s inode with `meta`.
     #[must_use]
     pub fn check(&self, meta: &Metadata) -> CacheState<'_> {
@@ -225,6 +238,23 @@ mod tests {
         };
         assert!(entry.last_read_was_full && entry.last_read_cacheable);
         assert_eq!(entry.last_read_at, entry.last_write_at);
+    }
+
+    #[test]
+    fn replaced_finds_the_record_of_a_path_under_another_inode() {
+        let (dir, path) = file("v1");
+        let mut cache = FileReadCache::default();
+        cache.record_read(&path, &meta(&path), FULL_TEXT);
+        assert!(cache.replaced(&path, &meta(&path)).is_none());
+        // Hold the old inode so the new file cannot reuse its number.
+        let old = dir.path().join("old");
+        fs::hard_link(&path, &old).unwrap();
+        fs::remove_file(&path).unwrap();
+        fs::write(&path, "v1").unwrap();
+        assert_eq!(cache.check(&meta(&path)), CacheState::Unknown);
+        let entry = cache.replaced(&path, &meta(&path)).unwrap();
+        assert_eq!(entry.path, path);
+        assert!(cache.replaced(&old, &meta(&old)).is_none());
     }
 
     #[test]

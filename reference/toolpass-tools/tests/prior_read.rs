@@ -115,6 +115,32 @@ fn stale_is_refused() {
 }
 
 #[test]
+fn a_file_replaced_after_the_read_is_stale_whatever_its_new_inode() {
+    // The runner's `fs: write` and many editors replace a file (a new inode)
+    // rather than rewrite it. Keyed by inode alone, the verdict depended on
+    // whether the allocator reused the old number ("changed since read") or
+    // not ("never read"). Keep the old inode alive with a hard link so the
+    // new file certainly gets another number.
+    let sb = Sandbox::new();
+    fs::write(sb.path("a.txt"), "v1").unwrap();
+    sb.record_read("a.txt", FULL_TEXT);
+    fs::hard_link(sb.path("a.txt"), sb.path("keep.txt")).unwrap();
+    fs::remove_file(sb.path("a.txt")).unwrap();
+    fs::write(sb.path("a.txt"), "v1").unwrap();
+    let (code, raw) = refusal(&sb, "a.txt", Verb::Editing, false);
+    assert_eq!(code, "file_changed_since_read", "{raw}");
+    assert!(
+        raw.contains("has been modified since you last read it"),
+        "{raw}"
+    );
+    // The other name of the old inode was never read.
+    assert_eq!(
+        refusal(&sb, "keep.txt", Verb::Editing, false).0,
+        "edit_requires_prior_read"
+    );
+}
+
+#[test]
 fn fresh_but_not_text_is_refused_with_its_own_message() {
     let sb = Sandbox::new();
     fs::write(sb.path("a.png"), [0x89, b'P', b'N', b'G']).unwrap();
