@@ -35,6 +35,8 @@ mod error;
 mod implementation;
 mod process;
 mod reference;
+pub mod report;
+pub mod run;
 mod stderr;
 
 pub use connection::{Connection, Options, Peer, Supervisor};

@@ -58,20 +58,51 @@ fn schema_protocol_with_an_unknown_name_says_which_exist() {
 }
 
 #[test]
-fn run_refuses_until_the_runner_exists_whatever_its_flags() {
+fn run_refuses_a_bad_timeout_and_a_bad_glob_before_starting_anything() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [
-        &["run"][..],
-        &["run", "--impl", "x y", "--jobs", "4", "--filter", "edit/**"],
-    ] {
-        let output = toolpass(dir.path(), args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert_eq!(
-            stderr(&output),
-            "toolpass run: not implemented yet: the runner lands with issue 5\n"
-        );
-        assert!(output.stdout.is_empty());
-    }
+    let output = toolpass(
+        dir.path(),
+        &["run", "--timeout", "0", "--impl", "/nonexistent"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--timeout must be a positive number"),
+        "{}",
+        stderr(&output)
+    );
+    let output = toolpass(
+        dir.path(),
+        &["run", "--filter", "[", "--impl", "/nonexistent"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("invalid --filter glob `[`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn run_with_an_implementation_that_cannot_start_stops_with_one_message() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("a.yaml", &scenario("A", "required", "x"))]);
+    let output = toolpass(
+        dir.path(),
+        &[
+            "run",
+            "--scenarios",
+            ".",
+            "--impl",
+            "/nonexistent/server --stdio",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("/nonexistent/server"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(output.stdout.is_empty());
 }
 
 #[test]

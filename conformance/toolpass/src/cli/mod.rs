@@ -6,6 +6,7 @@
 
 mod filter;
 mod list;
+mod run;
 mod scenarios;
 mod schema;
 mod validate;
@@ -36,14 +37,9 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// List the scenarios the filters select: `id  level  title` per line.
     List(list::ListArgs),
-    /// Run scenarios against an implementation (not implemented yet).
-    Run {
-        /// The runner's flags arrive with it (issue 5). Until then any are
-        /// taken, so `just conformance --filter ...` gets the honest refusal
-        /// below rather than a complaint about a flag.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-        _later: Vec<String>,
-    },
+    /// Run scenarios against an implementation (the reference server
+    /// when `--impl` is not given) and judge every step.
+    Run(Box<run::RunArgs>),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -53,17 +49,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schema(args) => schema::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::List(args) => list::run(&args),
-        Command::Run { .. } => Ok(not_implemented()),
+        Command::Run(args) => run::run(&args),
     }
-}
-
-/// `toolpass run` refuses rather than report a result it did not compute.
-fn not_implemented() -> ExitCode {
-    #[allow(clippy::print_stderr)] // The whole answer is this message.
-    {
-        eprintln!("toolpass run: not implemented yet: the runner lands with issue 5");
-    }
-    ExitCode::from(2)
 }
 
 /// One problem per line on stderr, for editors and CI logs to jump to.

@@ -1,0 +1,198 @@
+//! The human report: one block per scenario that did not pass, naming its
+//! file and each failing step's line, with a diff of expected against
+//! actual; then the scores.
+
+use std::fmt::Write as _;
+
+use similar::{ChangeTag, TextDiff};
+
+use super::summary::Summary;
+use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
+
+/// ANSI styles, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    color: bool,
+}
+
+impl Style {
+    /// With colours when `color`.
+    pub fn new(color: bool) -> Style {
+        Style { color }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// The verdict's name in capitals, coloured by how bad it is.
+    pub fn verdict(self, verdict: Verdict) -> String {
+        let code = match verdict {
+            Verdict::Pass | Verdict::Xfail => "32",
+            Verdict::Skip => "33",
+            _ => "1;31",
+        };
+        self.paint(code, &verdict.as_str().to_uppercase())
+    }
+}
+
+/// The block for one scenario that did not pass; empty for a pass or a
+/// skip (a skip is counted in the summary, with its reason in `--jsonl`).
+pub fn scenario(result: &ScenarioResult, style: Style) -> String {
+    if matches!(result.verdict, Verdict::Pass | Verdict::Skip) {
+        return String::new();
+    }
+    let mut out = String::new();
+    let file = result
+        .path
+        .as_ref()
+        .map_or_else(|| result.id.clone(), |p| p.display().to_string());
+    let _ = writeln!(
+        out,
+        "{} {} ({}) {}",
+        style.verdict(result.verdict),
+        result.id,
+        result.level.as_str(),
+        style.paint("2", &file)
+    );
+    let _ = writeln!(out, "  {}", result.title);
+    if let Some(reason) = &result.reason {
+        for line in reason.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    for step in result.failed_steps() {
+        out.push_str(&step_block(step, &file, style));
+    }
+    out
+}
+
+fn step_block(step: &StepResult, file: &str, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  step {} `{}` at {file}:{} ({}, {})",
+        step.index,
+        step.label,
+        step.line,
+        step.verdict.as_str(),
+        step.level.as_str()
+    );
+    for failure in &step.failures {
+        out.push_str(&failure_block(failure, style));
+    }
+    let tail = step.stderr_tail.trim_end();
+    if !tail.is_empty() {
+        let _ = writeln!(out, "    stderr (tail):");
+        for line in tail.lines() {
+            let _ = writeln!(out, "    | {line}");
+        }
+    }
+    out
+}
+
+fn failure_block(failure: &Failure, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "    {}: {}",
+        style.paint("1", &failure.what),
+        failure.message
+    );
+    if let (Some(expected), Some(actual)) = (&failure.expected, &failure.actual) {
+        out.push_str(&diff(expected, actual, style));
+    }
+    out
+}
+
+/// A line diff of `expected` against `actual`, invisible characters shown.
+pub fn diff(expected: &str, actual: &str, style: Style) -> String {
+    let (expected, actual) = (visible(expected), visible(actual));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "      {} {}",
+        style.paint("31", "- expected"),
+        style.paint("32", "+ actual")
+    );
+    let diff = TextDiff::from_lines(&expected, &actual);
+    for change in diff.iter_all_changes() {
+        let line = change.value().strip_suffix('\n').unwrap_or(change.value());
+        let missing_newline = !change.value().ends_with('\n');
+        let (sign, code) = match change.tag() {
+            ChangeTag::Delete => ("-", "31"),
+            ChangeTag::Insert => ("+", "32"),
+            ChangeTag::Equal => (" ", "2"),
+        };
+        let mut text = format!("{sign} {line}");
+        if missing_newline {
+            text.push_str(" ⏎̸");
+        }
+        let _ = writeln!(out, "      {}", style.paint(code, &text));
+    }
+    out
+}
+
+/// The text with the characters a tool layer trips on made visible: `\r`,
+/// other control characters, and Unicode spaces and format characters
+/// (NBSP, zero-width space, BOM) as `\u{XXXX}`.
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' | ' ' => out.push(c),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || (c.is_whitespace() && !c.is_ascii()) || is_format(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Zero-width and byte-order characters, invisible in a terminal.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}')
+}
+
+/// The closing lines: the scores per level, the verdict counts, the time,
+/// and why the run fails.
+pub fn summary(summary: &Summary, style: Style) -> String {
+    let mut out = String::new();
+    let levels: Vec<String> = summary
+        .levels
+        .iter()
+        .map(|(level, score)| format!("{} {}/{}", level.as_str(), score.passed, score.total))
+        .collect();
+    let mut line = levels.join(" · ");
+    if summary.pending > 0 {
+        let _ = write!(line, " · pending {} (not scored)", summary.pending);
+    }
+    let _ = writeln!(out, "{line}");
+    let total: usize = summary.verdicts.values().sum();
+    let counts: Vec<String> = summary
+        .verdicts
+        .iter()
+        .map(|(verdict, n)| format!("{n} {}", verdict.as_str()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{total} scenarios: {} in {:.2} s",
+        counts.join(", "),
+        summary.duration.as_secs_f64()
+    );
+    if summary.passed() {
+        let _ = writeln!(out, "{}", style.paint("1;32", "ok"));
+    } else {
+        let _ = writeln!(out, "{}", style.paint("1;31", "FAILED:"));
+        for problem in &summary.problems {
+            let _ = writeln!(out, "  {problem}");
+        }
+    }
+    out
+}

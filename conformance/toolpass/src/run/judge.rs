@@ -1,0 +1,208 @@
+//! Judging one Outcome against a call's `expect`: pure functions of the
+//! reply and the scenario's variables, returning every expectation that
+//! did not hold.
+
+use serde_json::Value;
+use toolpass_protocol::{OutcomeSummary, Status};
+use toolpass_scenario::{Expect, Json, Matcher, Mismatch, Vars, json_subset};
+
+use super::verdict::Failure;
+
+/// A reply to `tools/call` or `toolpass/confirm`, as judged.
+#[derive(Debug, Clone)]
+pub(crate) struct Reply {
+    /// The result as sent.
+    pub(crate) value: Value,
+    /// What the runner reads of it.
+    pub(crate) summary: OutcomeSummary,
+}
+
+impl Reply {
+    fn meta(&self, member: &str) -> Option<&Value> {
+        self.value.pointer(&format!("/_meta/toolpass/{member}"))
+    }
+
+    /// `_meta.toolpass.persistedOutputPath`.
+    pub(crate) fn persisted_output(&self) -> Option<&str> {
+        self.meta("persistedOutputPath").and_then(Value::as_str)
+    }
+}
+
+/// Every expectation of `expect` that `reply` does not meet.
+///
+/// An expectation naming a variable that was never captured is a failure
+/// of the scenario rather than the implementation: it comes back as `Err`.
+pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<Failure>, Failure> {
+    let mut failures = Vec::new();
+    let summary = &reply.summary;
+    if let Some(status) = expect.status
+        && status != summary.status
+    {
+        failures.push(Failure::diff(
+            "status",
+            format!(
+                "expected status {}, got {}{}",
+                status_name(status),
+                status_name(summary.status),
+                error_note(summary)
+            ),
+            status_name(status),
+            status_name(summary.status),
+        ));
+    }
+    if let Some(code) = &expect.error {
+        match summary.error_code.as_deref() {
+            Some(actual) if actual == code.value => {}
+            Some(actual) => failures.push(Failure::diff(
+                "error",
+                format!("expected error code {}, got {actual}", code.value),
+                &code.value,
+                actual,
+            )),
+            None => failures.push(Failure::new(
+                "error",
+                format!(
+                    "expected error code {}, got none{}",
+                    code.value,
+                    if summary.toolpass {
+                        ""
+                    } else {
+                        " (a plain MCP reply carries no code)"
+                    }
+                ),
+            )),
+        }
+    }
+    if let Some(matcher) = &expect.llm {
+        failures.extend(check_text("llm", matcher, &summary.llm_content, vars)?);
+    }
+    for (what, expected, member) in [
+        ("display", &expect.display, "display"),
+        ("confirmation", &expect.confirmation, "confirmation"),
+    ] {
+        if let Some(expected) = expected {
+            failures.extend(check_json(what, expected, reply.meta(member), vars)?);
+        }
+    }
+    if let Some(matchers) = &expect.result_file_paths {
+        failures.extend(check_paths(matchers, reply.meta("resultFilePaths"), vars)?);
+    }
+    if let Some(wanted) = expect.persisted_output {
+        let present = reply.persisted_output().is_some();
+        if wanted != present {
+            failures.push(Failure::new(
+                "persisted_output",
+                if wanted {
+                    "expected the output to be persisted to a file, but there is no persistedOutputPath"
+                } else {
+                    "expected no persisted output, but persistedOutputPath is set"
+                },
+            ));
+        }
+    }
+    Ok(failures)
+}
+
+/// A text matcher, substituted and checked.
+pub(crate) fn check_text(
+    what: &str,
+    matcher: &Matcher,
+    actual: &str,
+    vars: &Vars,
+) -> Result<Option<Failure>, Failure> {
+    let matcher = matcher
+        .substitute(vars)
+        .map_err(|e| Failure::new(what, e.to_string()))?;
+    Ok(matcher.check(actual).err().map(|m| mismatch(what, &m)))
+}
+
+/// A JSON subset, substituted and checked against a member that may be
+/// absent.
+pub(crate) fn check_json(
+    what: &str,
+    expected: &Json,
+    actual: Option<&Value>,
+    vars: &Vars,
+) -> Result<Option<Failure>, Failure> {
+    let expected = expected
+        .substitute(vars)
+        .map_err(|e| Failure::new(what, e.to_string()))?;
+    let actual = actual.unwrap_or(&Value::Null);
+    Ok(json_subset(&expected, actual)
+        .err()
+        .map(|m| mismatch(what, &m)))
+}
+
+fn check_paths(
+    matchers: &[Matcher],
+    actual: Option<&Value>,
+    vars: &Vars,
+) -> Result<Vec<Failure>, Failure> {
+    let paths: Vec<&str> = actual
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if paths.len() != matchers.len() {
+        return Ok(vec![Failure::diff(
+            "result_file_paths",
+            format!(
+                "expected {} result file path(s), got {}",
+                matchers.len(),
+                paths.len()
+            ),
+            matchers.len().to_string(),
+            paths.join("\n"),
+        )]);
+    }
+    let mut failures = Vec::new();
+    for (i, (matcher, path)) in matchers.iter().zip(paths).enumerate() {
+        failures.extend(check_text(
+            &format!("result_file_paths[{i}]"),
+            matcher,
+            path,
+            vars,
+        )?);
+    }
+    Ok(failures)
+}
+
+/// A matcher's mismatch as a failure of `what`.
+pub(crate) fn mismatch(what: &str, mismatch: &Mismatch) -> Failure {
+    if mismatch.is_diffable() {
+        Failure::diff(
+            what,
+            mismatch.message(),
+            mismatch.expected(),
+            mismatch.actual(),
+        )
+    } else {
+        Failure::new(what, mismatch.to_string())
+    }
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Success => "success",
+        Status::Error => "error",
+        Status::AwaitingConfirmation => "awaiting_confirmation",
+        Status::Cancelled => "cancelled",
+    }
+}
+
+/// `(error_code: message)` after an unexpected status, because that is
+/// the first thing a reader wants to know.
+fn error_note(summary: &OutcomeSummary) -> String {
+    match (&summary.error_code, &summary.error_message) {
+        (Some(code), Some(message)) => format!(" ({code}: {message})"),
+        (Some(code), None) => format!(" ({code})"),
+        (None, Some(message)) => format!(" ({message})"),
+        (None, None) if summary.status == Status::Error => {
+            format!(" ({})", first_line(&summary.llm_content))
+        }
+        (None, None) => String::new(),
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}

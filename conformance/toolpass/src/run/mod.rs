@@ -1,0 +1,255 @@
+//! Running scenarios against an implementation: a pool of workers, each
+//! with one long-lived process (or one per scenario with `isolate`), a
+//! fresh sandbox per scenario, every step judged.
+//!
+//! A process that crashes, hangs or breaks the protocol costs the scenario
+//! it was playing (marked `crash`, `timeout` or `protocol_error` with its
+//! stderr tail); the worker restarts it and the run goes on.
+
+mod judge;
+mod play;
+mod sandbox;
+mod verdict;
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use toolpass_protocol::{Dialect, Feature};
+use toolpass_scenario::Scenario;
+
+pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
+
+use crate::{Connection, StartError, Supervisor};
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Workers, each with its own implementation process.
+    pub jobs: usize,
+    /// One process per scenario instead of one per worker.
+    pub isolate: bool,
+    /// Leave each sandbox in place (its path is in the result's `reason`).
+    pub keep: bool,
+    /// How long one request may take.
+    pub timeout: Duration,
+    /// How many times each scenario runs.
+    pub repeat: u32,
+}
+
+impl Default for RunConfig {
+    fn default() -> RunConfig {
+        RunConfig {
+            jobs: 1,
+            isolate: false,
+            keep: false,
+            timeout: Duration::from_secs(30),
+            repeat: 1,
+        }
+    }
+}
+
+/// What a run reports as it goes, for a progress bar.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A scenario started.
+    Started {
+        /// Its id.
+        id: String,
+    },
+    /// A scenario finished.
+    Finished(Box<ScenarioResult>),
+}
+
+/// Runs every scenario (`repeat` times) and returns the results sorted by
+/// id and repetition. `on_event` sees each scenario start and finish.
+pub async fn run(
+    supervisor: &Supervisor,
+    scenarios: &[Scenario],
+    config: &RunConfig,
+    on_event: impl Fn(Event) + Send + Sync,
+) -> Vec<ScenarioResult> {
+    let queue: VecDeque<(usize, u32)> = (1..=config.repeat.max(1))
+        .flat_map(|rep| (0..scenarios.len()).map(move |i| (i, rep)))
+        .collect();
+    let queue = Mutex::new(queue);
+    let results = Mutex::new(Vec::with_capacity(scenarios.len()));
+    let workers = (0..config.jobs.max(1)).map(|_| async {
+        let mut worker = Worker {
+            supervisor,
+            config,
+            connection: None,
+        };
+        loop {
+            let next = queue.lock().map(|mut q| q.pop_front()).ok().flatten();
+            let Some((index, repetition)) = next else {
+                break;
+            };
+            let Some(scenario) = scenarios.get(index) else {
+                break;
+            };
+            on_event(Event::Started {
+                id: scenario.id.clone(),
+            });
+            let result = worker.run(scenario, repetition).await;
+            on_event(Event::Finished(Box::new(result.clone())));
+            if let Ok(mut results) = results.lock() {
+                results.push(result);
+            }
+        }
+        worker.shutdown().await;
+    });
+    futures_join_all(workers).await;
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by(|a, b| (&a.id, a.repetition).cmp(&(&b.id, b.repetition)));
+    results
+}
+
+/// Drives the workers together on this task. They borrow the scenarios, so
+/// they are not spawned; they spend their time waiting on the processes,
+/// so one task is enough.
+async fn futures_join_all<F: std::future::Future<Output = ()>>(futures: impl Iterator<Item = F>) {
+    let mut pending: Vec<_> = futures.map(Box::pin).collect();
+    std::future::poll_fn(|cx| {
+        pending.retain_mut(|f| f.as_mut().poll(cx).is_pending());
+        if pending.is_empty() {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+}
+
+struct Worker<'a> {
+    supervisor: &'a Supervisor,
+    config: &'a RunConfig,
+    connection: Option<Connection>,
+}
+
+impl Worker<'_> {
+    async fn run(&mut self, scenario: &Scenario, repetition: u32) -> ScenarioResult {
+        let started = Instant::now();
+        let mut result = ScenarioResult {
+            id: scenario.id.clone(),
+            path: scenario.path.clone(),
+            title: scenario.title.value.clone(),
+            spec: scenario.spec.value.clone(),
+            level: scenario.level.value,
+            tags: scenario.tags.clone(),
+            verdict: Verdict::Pass,
+            reason: None,
+            steps: Vec::new(),
+            repetition,
+            duration: Duration::ZERO,
+        };
+        let sandbox = match sandbox::Sandbox::new() {
+            Ok(sandbox) => sandbox,
+            Err(e) => {
+                result.verdict = Verdict::Error;
+                result.reason = Some(format!("could not create a sandbox: {e}"));
+                return result;
+            }
+        };
+        let timeout = self.config.timeout;
+        match self.connection_for(&sandbox).await {
+            Err(e) => {
+                result.verdict = Verdict::Error;
+                result.reason = Some(start_reason(&e));
+            }
+            Ok(connection) => match missing_features(connection, scenario) {
+                Some(reason) => {
+                    result.verdict = Verdict::Skip;
+                    result.reason = Some(reason);
+                }
+                None => {
+                    let (steps, stopped) =
+                        play::play(connection, scenario, &sandbox, timeout).await;
+                    result.verdict = match &stopped {
+                        Some(stopped) => stopped.verdict,
+                        None if steps.iter().any(|s| s.verdict != Verdict::Pass) => Verdict::Fail,
+                        None => Verdict::Pass,
+                    };
+                    result.reason = stopped.map(|s| s.reason);
+                    result.steps = steps;
+                }
+            },
+        }
+        if self.config.isolate || result.verdict.is_abort() {
+            self.shutdown().await;
+        }
+        if self.config.keep {
+            let kept = sandbox.keep();
+            let note = format!("sandbox kept at {}", kept.display());
+            result.reason = Some(match result.reason.take() {
+                Some(reason) => format!("{reason}; {note}"),
+                None => note,
+            });
+        }
+        result.duration = started.elapsed();
+        result
+    }
+
+    /// The worker's live connection, started (or restarted) as needed. An
+    /// implementation that takes `{root}` on its command line gets a
+    /// process per scenario, since its root is fixed at start.
+    async fn connection_for(
+        &mut self,
+        sandbox: &sandbox::Sandbox,
+    ) -> Result<&mut Connection, StartError> {
+        let per_scenario = self.config.isolate || self.supervisor.implementation().needs_root();
+        let reuse = !per_scenario && self.connection.as_ref().is_some_and(Connection::is_alive);
+        if !reuse {
+            self.shutdown().await;
+            let root = per_scenario.then(|| sandbox.root());
+            self.connection = Some(self.supervisor.connect(root).await?);
+        }
+        self.connection
+            .as_mut()
+            .ok_or_else(|| StartError::new(crate::StartErrorKind::Spawn, "no connection"))
+    }
+
+    async fn shutdown(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            connection.close().await;
+        }
+    }
+}
+
+/// Why the implementation cannot run the scenario, if it cannot: a feature
+/// it does not advertise, or any feature at all for a plain MCP server.
+fn missing_features(connection: &Connection, scenario: &Scenario) -> Option<String> {
+    let needed = scenario.features();
+    let peer = connection.peer();
+    if matches!(peer.dialect(), Dialect::PlainMcp(_)) {
+        return (!needed.is_empty()).then(|| {
+            format!(
+                "needs {}; the implementation is a plain MCP server (tools/list and tools/call only)",
+                names(needed.iter())
+            )
+        });
+    }
+    let missing: Vec<&Feature> = needed.iter().filter(|f| !peer.supports(f)).collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "needs {}, which the implementation does not advertise",
+            names(missing.into_iter())
+        )
+    })
+}
+
+fn names<'a>(features: impl Iterator<Item = &'a Feature>) -> String {
+    features
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn start_reason(error: &StartError) -> String {
+    let tail = error.stderr_tail().trim_end();
+    if tail.is_empty() {
+        format!("could not start the implementation: {error}")
+    } else {
+        format!("could not start the implementation: {error}\nstderr:\n{tail}")
+    }
+}

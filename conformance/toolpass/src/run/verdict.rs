@@ -1,0 +1,204 @@
+//! What a run found: a [`Verdict`] per step and per scenario, with the
+//! [`Failure`]s that explain each non-passing one.
+//!
+//! This is the data every report renders (text, JSONL, JUnit, Markdown) and
+//! the expected-failures file is matched against; nothing here knows how it
+//! is shown.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+use toolpass_scenario::Level;
+
+/// How a step or a scenario ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every expectation held.
+    Pass,
+    /// An expectation did not hold.
+    Fail,
+    /// A failure the expected-failures file lists, failing as listed.
+    Xfail,
+    /// The expected-failures file lists it, but it passed.
+    Xpass,
+    /// Not run: the implementation lacks a feature the scenario needs.
+    Skip,
+    /// The runner could not carry the scenario out (a sandbox it could not
+    /// build, an implementation it could not start, a placeholder with no
+    /// value).
+    Error,
+    /// The implementation did not answer in time.
+    Timeout,
+    /// The implementation exited before answering.
+    Crash,
+    /// The implementation broke toolpass/1 (garbage on stdout, a wrong id,
+    /// a result of the wrong shape).
+    ProtocolError,
+}
+
+impl Verdict {
+    /// The name reports use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Xfail => "xfail",
+            Verdict::Xpass => "xpass",
+            Verdict::Skip => "skip",
+            Verdict::Error => "error",
+            Verdict::Timeout => "timeout",
+            Verdict::Crash => "crash",
+            Verdict::ProtocolError => "protocol_error",
+        }
+    }
+
+    /// Whether this is a failure of the implementation or the run (not
+    /// pass, xfail or skip).
+    pub fn is_failure(self) -> bool {
+        !matches!(self, Verdict::Pass | Verdict::Xfail | Verdict::Skip)
+    }
+
+    /// Whether the implementation stopped answering: the steps after it did
+    /// not run.
+    pub fn is_abort(self) -> bool {
+        matches!(
+            self,
+            Verdict::Error | Verdict::Timeout | Verdict::Crash | Verdict::ProtocolError
+        )
+    }
+}
+
+/// One expectation that did not hold, or why a step could not be judged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// What was checked: `status`, `error`, `llm`, `display`,
+    /// `files[src/a.txt]`, `tools`, `call`, ...
+    pub what: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// The expected text, for a diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The actual text, for a diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<String>,
+}
+
+impl Failure {
+    /// A failure with no texts to diff.
+    pub fn new(what: impl Into<String>, message: impl Into<String>) -> Failure {
+        Failure {
+            what: what.into(),
+            message: message.into(),
+            expected: None,
+            actual: None,
+        }
+    }
+
+    /// A failure with the expected and actual texts, for a diff.
+    pub fn diff(
+        what: impl Into<String>,
+        message: impl Into<String>,
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+    ) -> Failure {
+        Failure {
+            what: what.into(),
+            message: message.into(),
+            expected: Some(expected.into()),
+            actual: Some(actual.into()),
+        }
+    }
+
+    /// The first line of the message: what an expected-failures entry's
+    /// `message` prefix is compared with.
+    pub fn headline(&self) -> String {
+        format!("{}: {}", self.what, self.message)
+    }
+}
+
+/// One step as it ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepResult {
+    /// Its number in the scenario, from 1: the `#N` of an expected-failures
+    /// entry.
+    pub index: usize,
+    /// The line of the scenario file it starts on.
+    pub line: u32,
+    /// Its kind and subject, e.g. `call edit`, `expect_files`.
+    pub label: String,
+    /// The level its expectations are scored at.
+    pub level: Level,
+    /// How it ended.
+    pub verdict: Verdict,
+    /// Why it did not pass; empty when it did.
+    pub failures: Vec<Failure>,
+    /// The stderr tail of the implementation, after a crash, timeout or
+    /// protocol error.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stderr_tail: String,
+    /// Wall time of the step.
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+/// One scenario as it ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioResult {
+    /// Its id.
+    pub id: String,
+    /// The file it was loaded from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+    /// Its title.
+    pub title: String,
+    /// Its `spec`.
+    pub spec: String,
+    /// Its level.
+    pub level: Level,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// How it ended, all steps considered (and the expected-failures file,
+    /// once applied).
+    pub verdict: Verdict,
+    /// Why it was skipped or could not run, when it was or could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The steps that ran, in order.
+    pub steps: Vec<StepResult>,
+    /// Which repetition this is, from 1 (`--repeat`).
+    pub repetition: u32,
+    /// Wall time of the scenario, sandbox included.
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+impl ScenarioResult {
+    /// The most important level among the steps that did not pass (or the
+    /// scenario's own level when it failed before any step): the level the
+    /// failure is scored at. `None` when nothing failed.
+    pub fn failed_level(&self) -> Option<Level> {
+        if !self.verdict.is_failure() && self.verdict != Verdict::Xfail {
+            return None;
+        }
+        self.steps
+            .iter()
+            .filter(|s| s.verdict != Verdict::Pass)
+            .map(|s| s.level)
+            .min()
+            .or(Some(self.level))
+    }
+
+    /// The steps that did not pass.
+    pub fn failed_steps(&self) -> impl Iterator<Item = &StepResult> {
+        self.steps.iter().filter(|s| s.verdict != Verdict::Pass)
+    }
+}
+
+fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    // Whole microseconds as fractional milliseconds: readable, and exact
+    // enough to compare runs.
+    serializer.serialize_f64(duration.as_micros() as f64 / 1000.0)
+}
