@@ -197,9 +197,8 @@ fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
     };
     let mut scenario =
         serde_saphyr::from_str_with_options::<Scenario>(text, options).map_err(|e| {
-            let pos = e.location().map_or(Pos::UNKNOWN, Pos::from_location);
-            let message = serde_saphyr::UserMessageFormatter.format_message(e.without_snippet());
-            LoadErrors(vec![LoadError::new(path, pos, plain(&message))])
+            let (pos, message) = yaml_error(&e);
+            LoadErrors(vec![LoadError::new(path, pos, message)])
         })?;
     let problems = validate::check(&scenario);
     if !problems.is_empty() {
@@ -212,6 +211,15 @@ fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
     }
     scenario.id = id.to_owned();
     Ok(scenario)
+}
+
+/// Where a YAML parse error is and what it says, in the words a scenario
+/// author knows and without the parser's own snippet: for other YAML files
+/// of a run (the expected-failures file) to report like scenarios do.
+pub fn yaml_error(error: &serde_saphyr::Error) -> (Pos, String) {
+    let pos = error.location().map_or(Pos::UNKNOWN, Pos::from_location);
+    let message = serde_saphyr::UserMessageFormatter.format_message(error.without_snippet());
+    (pos, plain(&message))
 }
 
 /// The parser's terse words for a wrong shape, in the words a scenario

@@ -102,6 +102,39 @@ pub(crate) fn is_identifier(name: &str) -> bool {
     identifier_end(name.as_bytes(), 0) == Some(name.len())
 }
 
+/// The template whose substitution is `text`, with the sandbox `root`
+/// written `{root}`: every `{name}` in `text` is escaped by doubling its
+/// braces (`{{name}}` becomes `{{{name}}}`), then `root` is replaced. For
+/// writing observed text back into a scenario (`toolpass record`).
+pub fn template_of(text: &str, root: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'{'
+            && let Some(end) = placeholder_at(bytes, i)
+        {
+            // Wrap the braces run this placeholder sits in with one more
+            // pair: `{{` ... `}}` around it already, plus the new pair.
+            out.push_str(&text[copied..i]);
+            out.push('{');
+            out.push_str(&text[i..end]);
+            out.push('}');
+            copied = end;
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    if root.is_empty() {
+        out
+    } else {
+        out.replace(root, "{root}")
+    }
+}
+
 /// The names of the placeholders in `text`, in order, repeats included.
 pub fn placeholders(text: &str) -> impl Iterator<Item = &str> {
     pieces(text).into_iter().filter_map(|piece| match piece {

@@ -32,8 +32,10 @@
 
 mod connection;
 mod error;
+pub mod expected;
 mod implementation;
 mod process;
+pub mod record;
 mod reference;
 pub mod report;
 pub mod run;

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use toolpass_scenario::Vars;
-use toolpass_scenario::placeholder::placeholders;
+use toolpass_scenario::placeholder::{self, placeholders};
 
 fn vars() -> Vars {
     let mut vars = Vars::new("/tmp/root");
@@ -145,4 +145,23 @@ fn a_capture_binds_the_first_group_or_the_whole_match() {
     // Escapes are undone in a pattern without placeholders: this is the
     // class `[{x}]`.
     assert_eq!(pattern(r"[{{x}}]+").capture("a{x}b"), Some("{x}"));
+}
+
+#[test]
+fn template_of_gives_back_the_text_once_substituted() {
+    let vars = Vars::new("/tmp/sb");
+    for text in [
+        "plain",
+        "/tmp/sb/a.txt: {x} and {{y}} and {{{z}}}",
+        "fn f() { x } {} ${1} a{2,3} {\"a\": 1} style={{color: 1}}",
+        "{_a1}{b}",
+        "",
+    ] {
+        let template = placeholder::template_of(text, "/tmp/sb");
+        assert_eq!(vars.substitute(&template).unwrap(), text, "{template}");
+    }
+    assert_eq!(
+        placeholder::template_of("/tmp/sb/a {x}", "/tmp/sb"),
+        "{root}/a {{x}}"
+    );
 }

@@ -58,6 +58,15 @@ pub(super) struct Filter {
 }
 
 impl FilterArgs {
+    /// Whether any filter flag was given: a run that may leave scenarios
+    /// out.
+    pub(super) fn is_set(&self) -> bool {
+        !(self.globs.is_empty()
+            && self.tags.is_empty()
+            && self.levels.is_empty()
+            && self.areas.is_empty())
+    }
+
     pub(super) fn compile(&self) -> anyhow::Result<Filter> {
         let globs = if self.globs.is_empty() {
             None

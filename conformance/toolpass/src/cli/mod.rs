@@ -6,6 +6,7 @@
 
 mod filter;
 mod list;
+mod record;
 mod run;
 mod scenarios;
 mod schema;
@@ -40,6 +41,9 @@ enum Command {
     /// Run scenarios against an implementation (the reference server
     /// when `--impl` is not given) and judge every step.
     Run(Box<run::RunArgs>),
+    /// Run one scenario and write what the implementation answered into
+    /// the file as expectations, for review.
+    Record(record::RecordArgs),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -50,6 +54,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(args) => validate::run(&args),
         Command::List(args) => list::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Record(args) => record::run(&args),
     }
 }
 

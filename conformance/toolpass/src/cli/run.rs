@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::expected::ExpectedFailures;
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
@@ -45,6 +46,20 @@ pub(super) struct RunArgs {
     /// Run each scenario N times and flag outcomes that differ.
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: u32,
+    /// The known failures (YAML): listed failures are `xfail`; an unlisted
+    /// required failure, a listed entry that passes, fails differently or
+    /// is skipped fails the run.
+    #[arg(long, value_name = "FILE")]
+    expected_failures: Option<PathBuf>,
+    /// Rewrite the --expected-failures file from this run (refused on a
+    /// filtered run, which would drop the entries it did not run).
+    #[arg(long, requires = "expected_failures")]
+    fix: bool,
+    /// Rewrite every `snapshot` that differs from what the implementation
+    /// answered, instead of failing on it (review the diff before you
+    /// commit it).
+    #[arg(long)]
+    bless: bool,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -60,6 +75,22 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .filter(|s| filter.matches(s))
         .collect();
+    if args.fix && args.filter.is_set() {
+        anyhow::bail!(
+            "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
+             (--filter, --tag, --level, --area): run without them"
+        );
+    }
+    let expected = match &args.expected_failures {
+        Some(path) => match ExpectedFailures::load(path) {
+            Ok(expected) => Some(expected),
+            Err(error) => {
+                super::report_load_errors(&[error])?;
+                return Ok(ExitCode::from(1));
+            }
+        },
+        None => None,
+    };
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         anyhow::bail!(
             "--timeout must be a positive number of seconds, not {}",
@@ -72,6 +103,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         keep: args.keep,
         timeout: Duration::from_secs_f64(args.timeout),
         repeat: args.repeat.max(1),
+        bless: args.bless,
+        record: false,
     };
     let implementation = implementation(args.implementation.as_deref())?;
     let supervisor = Supervisor::new(implementation, Options::default());
@@ -92,7 +125,16 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .await;
         Ok::<_, anyhow::Error>((results, started))
     })?;
+    let mut results = results;
     let mut problems = Vec::new();
+    if let Some(expected) = expected {
+        let expected = if args.fix {
+            fix(&expected, &results)?
+        } else {
+            expected
+        };
+        problems.extend(expected.apply(&mut results, args.filter.is_set()));
+    }
     if config.repeat > 1 {
         problems.extend(nondeterminism(&results));
     }
@@ -102,11 +144,25 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    if args.bless {
+        let blessed: usize = results.iter().map(|r| r.blessed).sum();
+        writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
+            .context("failed to write to stdout")?;
+    }
     Ok(if summary.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Writes the expected-failures file from the results and reads it back,
+/// so the run is judged against what was written.
+fn fix(old: &ExpectedFailures, results: &[ScenarioResult]) -> anyhow::Result<ExpectedFailures> {
+    let text = old.fixed(results);
+    std::fs::write(&old.path, &text)
+        .with_context(|| format!("failed to write {}", old.path.display()))?;
+    ExpectedFailures::parse(&text, &old.path).map_err(anyhow::Error::msg)
 }
 
 fn default_jobs() -> usize {
@@ -122,7 +178,7 @@ fn color() -> bool {
 const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
 
 /// `--impl`: an adapter's name, a command line, or the reference server.
-fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
+pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec else {
         return Ok(reference_server(Profile::Release)?);
     };
@@ -136,7 +192,7 @@ fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
 /// Starts the implementation once before the run, so one that cannot start
 /// or speaks another protocol major version stops the run with one clear
 /// message instead of failing every scenario.
-async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
+pub(super) async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir().context("failed to create a scratch directory")?;
     let root = supervisor
         .implementation()

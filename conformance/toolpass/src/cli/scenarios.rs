@@ -46,7 +46,9 @@ impl ScenarioDirs {
 fn builtin_dir() -> PathBuf {
     let built = Path::new(BUILTIN);
     if built.is_dir() {
-        built.to_owned()
+        // Canonical, so reports name `/work/x/scenarios/...` rather than a
+        // path through the crate's directory and `../..`.
+        built.canonicalize().unwrap_or_else(|_| built.to_owned())
     } else {
         PathBuf::from("scenarios")
     }

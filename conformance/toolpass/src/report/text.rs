@@ -47,10 +47,7 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let file = result
-        .path
-        .as_ref()
-        .map_or_else(|| result.id.clone(), |p| p.display().to_string());
+    let file = file_name(result);
     let _ = writeln!(
         out,
         "{} {} ({}) {}",
@@ -69,6 +66,20 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         out.push_str(&step_block(step, &file, style));
     }
     out
+}
+
+/// The scenario's file, relative to the current directory when under it
+/// (what a terminal or an editor jumps to), else as loaded.
+pub fn file_name(result: &ScenarioResult) -> String {
+    let Some(path) = &result.path else {
+        return result.id.clone();
+    };
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 fn step_block(step: &StepResult, file: &str, style: Style) -> String {
@@ -119,10 +130,13 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         style.paint("31", "- expected"),
         style.paint("32", "+ actual")
     );
+    // A missing final newline is worth a mark only when the other side
+    // has one.
+    let newline_differs = expected.ends_with('\n') != actual.ends_with('\n');
     let diff = TextDiff::from_lines(&expected, &actual);
     for change in diff.iter_all_changes() {
         let line = change.value().strip_suffix('\n').unwrap_or(change.value());
-        let missing_newline = !change.value().ends_with('\n');
+        let missing_newline = newline_differs && !change.value().ends_with('\n');
         let (sign, code) = match change.tag() {
             ChangeTag::Delete => ("-", "31"),
             ChangeTag::Insert => ("+", "32"),
@@ -130,7 +144,7 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         };
         let mut text = format!("{sign} {line}");
         if missing_newline {
-            text.push_str(" ⏎̸");
+            text.push_str("  (no newline at end)");
         }
         let _ = writeln!(out, "      {}", style.paint(code, &text));
     }

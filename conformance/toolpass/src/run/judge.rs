@@ -2,9 +2,11 @@
 //! reply and the scenario's variables, returning every expectation that
 //! did not hold.
 
+use std::cell::Cell;
+
 use serde_json::Value;
 use toolpass_protocol::{OutcomeSummary, Status};
-use toolpass_scenario::{Expect, Json, Matcher, Mismatch, Vars, json_subset};
+use toolpass_scenario::{Condition, Expect, Json, Matcher, Mismatch, Vars, json_subset};
 
 use super::verdict::Failure;
 
@@ -28,17 +30,33 @@ impl Reply {
     }
 }
 
+/// What judging needs besides the texts: the variables to substitute, and
+/// in bless mode the count of snapshots rewritten.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context<'a> {
+    pub(crate) vars: &'a Vars,
+    /// `Some` in bless mode: a snapshot that differs is rewritten (and
+    /// counted) instead of failing.
+    pub(crate) blessed: Option<&'a Cell<usize>>,
+}
+
 /// Every expectation of `expect` that `reply` does not meet.
 ///
 /// An expectation naming a variable that was never captured is a failure
 /// of the scenario rather than the implementation: it comes back as `Err`.
-pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<Failure>, Failure> {
+pub(crate) fn judge(
+    expect: &Expect,
+    reply: &Reply,
+    context: Context<'_>,
+) -> Result<Vec<Failure>, Failure> {
+    let vars = context.vars;
     let mut failures = Vec::new();
     let summary = &reply.summary;
     if let Some(status) = expect.status
         && status != summary.status
     {
-        failures.push(Failure::diff(
+        // One word each: the message says it all, a diff would add noise.
+        failures.push(Failure::new(
             "status",
             format!(
                 "expected status {}, got {}{}",
@@ -46,18 +64,22 @@ pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<F
                 status_name(summary.status),
                 error_note(summary)
             ),
-            status_name(status),
-            status_name(summary.status),
         ));
     }
     if let Some(code) = &expect.error {
         match summary.error_code.as_deref() {
             Some(actual) if actual == code.value => {}
-            Some(actual) => failures.push(Failure::diff(
+            Some(actual) => failures.push(Failure::new(
                 "error",
-                format!("expected error code {}, got {actual}", code.value),
-                &code.value,
-                actual,
+                format!(
+                    "expected error code {}, got {actual}{}",
+                    code.value,
+                    summary
+                        .error_message
+                        .as_deref()
+                        .map(|m| format!(" ({m})"))
+                        .unwrap_or_default()
+                ),
             )),
             None => failures.push(Failure::new(
                 "error",
@@ -74,7 +96,7 @@ pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<F
         }
     }
     if let Some(matcher) = &expect.llm {
-        failures.extend(check_text("llm", matcher, &summary.llm_content, vars)?);
+        failures.extend(check_text("llm", matcher, &summary.llm_content, context)?);
     }
     for (what, expected, member) in [
         ("display", &expect.display, "display"),
@@ -85,7 +107,11 @@ pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<F
         }
     }
     if let Some(matchers) = &expect.result_file_paths {
-        failures.extend(check_paths(matchers, reply.meta("resultFilePaths"), vars)?);
+        failures.extend(check_paths(
+            matchers,
+            reply.meta("resultFilePaths"),
+            context,
+        )?);
     }
     if let Some(wanted) = expect.persisted_output {
         let present = reply.persisted_output().is_some();
@@ -103,17 +129,31 @@ pub(crate) fn judge(expect: &Expect, reply: &Reply, vars: &Vars) -> Result<Vec<F
     Ok(failures)
 }
 
-/// A text matcher, substituted and checked.
+/// A text matcher, substituted and checked; in bless mode its snapshots
+/// are rewritten to `actual` and only its other conditions checked.
 pub(crate) fn check_text(
     what: &str,
     matcher: &Matcher,
     actual: &str,
-    vars: &Vars,
+    context: Context<'_>,
 ) -> Result<Option<Failure>, Failure> {
     let matcher = matcher
-        .substitute(vars)
+        .substitute(context.vars)
         .map_err(|e| Failure::new(what, e.to_string()))?;
-    Ok(matcher.check(actual).err().map(|m| mismatch(what, &m)))
+    let Some(blessed) = context.blessed else {
+        return Ok(matcher.check(actual).err().map(|m| mismatch(what, &m)));
+    };
+    let written = matcher
+        .bless(actual)
+        .map_err(|e| Failure::new(what, format!("could not write the snapshot: {e}")))?;
+    blessed.set(blessed.get() + written);
+    Ok(matcher
+        .conditions()
+        .iter()
+        .filter(|c| !matches!(c, Condition::Snapshot(_)))
+        .try_for_each(|c| c.check(actual))
+        .err()
+        .map(|m| mismatch(what, &m)))
 }
 
 /// A JSON subset, substituted and checked against a member that may be
@@ -136,7 +176,7 @@ pub(crate) fn check_json(
 fn check_paths(
     matchers: &[Matcher],
     actual: Option<&Value>,
-    vars: &Vars,
+    context: Context<'_>,
 ) -> Result<Vec<Failure>, Failure> {
     let paths: Vec<&str> = actual
         .and_then(Value::as_array)
@@ -160,7 +200,7 @@ fn check_paths(
             &format!("result_file_paths[{i}]"),
             matcher,
             path,
-            vars,
+            context,
         )?);
     }
     Ok(failures)

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 use toolpass_protocol::{Dialect, Feature};
 use toolpass_scenario::Scenario;
 
+pub use play::Observed;
+pub use sandbox::SandboxFile;
 pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
 
 use crate::{Connection, StartError, Supervisor};
@@ -35,6 +37,11 @@ pub struct RunConfig {
     pub timeout: Duration,
     /// How many times each scenario runs.
     pub repeat: u32,
+    /// Rewrite snapshots that differ instead of failing on them.
+    pub bless: bool,
+    /// Keep what the sandbox holds after each scenario
+    /// ([`ScenarioResult::sandbox_after`], for `toolpass record`).
+    pub record: bool,
 }
 
 impl Default for RunConfig {
@@ -45,6 +52,8 @@ impl Default for RunConfig {
             keep: false,
             timeout: Duration::from_secs(30),
             repeat: 1,
+            bless: false,
+            record: false,
         }
     }
 }
@@ -142,6 +151,9 @@ impl Worker<'_> {
             steps: Vec::new(),
             repetition,
             duration: Duration::ZERO,
+            blessed: 0,
+            observed: Vec::new(),
+            sandbox_after: None,
         };
         let sandbox = match sandbox::Sandbox::new() {
             Ok(sandbox) => sandbox,
@@ -151,7 +163,7 @@ impl Worker<'_> {
                 return result;
             }
         };
-        let timeout = self.config.timeout;
+        let config = self.config;
         match self.connection_for(&sandbox).await {
             Err(e) => {
                 result.verdict = Verdict::Error;
@@ -163,18 +175,31 @@ impl Worker<'_> {
                     result.reason = Some(reason);
                 }
                 None => {
-                    let (steps, stopped) =
-                        play::play(connection, scenario, &sandbox, timeout).await;
-                    result.verdict = match &stopped {
+                    let played = play::play(connection, scenario, &sandbox, config).await;
+                    result.verdict = match &played.stopped {
                         Some(stopped) => stopped.verdict,
-                        None if steps.iter().any(|s| s.verdict != Verdict::Pass) => Verdict::Fail,
+                        None if played.steps.iter().any(|s| s.verdict != Verdict::Pass) => {
+                            Verdict::Fail
+                        }
                         None => Verdict::Pass,
                     };
-                    result.reason = stopped.map(|s| s.reason);
-                    result.steps = steps;
+                    result.reason = played.stopped.map(|s| s.reason);
+                    result.steps = played.steps;
+                    result.blessed = played.blessed;
+                    result.observed = played.observed;
                 }
             },
         }
+        if self.config.record {
+            let root = sandbox.root().to_string_lossy();
+            result.sandbox_after = sandbox.contents().ok().map(|contents| {
+                contents
+                    .into_iter()
+                    .map(|(path, file)| (path, file.into_template(&root)))
+                    .collect()
+            });
+        }
+        result.write_root_as_placeholder(&sandbox.root().to_string_lossy());
         if self.config.isolate || result.verdict.is_abort() {
             self.shutdown().await;
         }

@@ -2,6 +2,7 @@
 //! carry out each step in order, judge it, and stop at the first step the
 //! implementation could not answer.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -16,7 +17,7 @@ use toolpass_scenario::{
     StepKind, Vars, WaitNotice,
 };
 
-use super::judge::{Reply, check_json, judge};
+use super::judge::{Context, Reply, check_json, judge};
 use super::sandbox::Sandbox;
 use super::verdict::{Failure, StepResult, Verdict};
 use crate::{CallError, CallErrorKind, Connection};
@@ -32,78 +33,111 @@ pub(crate) struct Stopped {
     pub(crate) reason: String,
 }
 
-/// Plays `scenario` in `sandbox`; the step results, and why it stopped
-/// early if it did.
+/// What playing a scenario gave.
+#[derive(Debug, Default)]
+pub(crate) struct Played {
+    /// The steps that ran.
+    pub(crate) steps: Vec<StepResult>,
+    /// Why it stopped early, if it did.
+    pub(crate) stopped: Option<Stopped>,
+    /// Snapshots rewritten in bless mode.
+    pub(crate) blessed: usize,
+    /// Every Outcome received, for `toolpass record`.
+    pub(crate) observed: Vec<Observed>,
+}
+
+/// Plays `scenario` in `sandbox`.
 pub(crate) async fn play(
     connection: &mut Connection,
     scenario: &Scenario,
     sandbox: &Sandbox,
-    timeout: Duration,
-) -> (Vec<StepResult>, Option<Stopped>) {
+    config: &super::RunConfig,
+) -> Played {
     let root = sandbox.root().to_string_lossy().into_owned();
     let mut player = Player {
         vars: Vars::new(root.clone()),
         connection,
         sandbox,
         session: None,
-        timeout,
+        timeout: config.timeout,
         last: None,
         last_notice: None,
         awaiting: Vec::new(),
         calls: 0,
+        bless: config.bless,
+        blessed: Cell::new(0),
+        step: 0,
+        observed: Vec::new(),
     };
-    if let Err(failure) = sandbox.write(&scenario.files, &player.vars) {
-        return (Vec::new(), Some(stopped(Verdict::Error, &failure)));
+    let (steps, stopped) = player.play(scenario, root).await;
+    Played {
+        steps,
+        stopped,
+        blessed: player.blessed.get(),
+        observed: player.observed,
     }
-    if matches!(player.connection.peer().dialect(), Dialect::Toolpass(_)) {
-        let params = SessionOpenParams {
-            root,
-            config: scenario.config.clone(),
-        };
-        match player
-            .connection
-            .request::<method::SessionOpen>(&params, timeout)
-            .await
-        {
-            Ok(opened) => player.session = Some(opened.session_id),
-            Err(e) => {
-                let verdict = abort_verdict(&e).unwrap_or(Verdict::Error);
-                let reason = format!("could not open a session: {e}{}", tail_note(&e));
-                return (Vec::new(), Some(Stopped { verdict, reason }));
+}
+
+impl Player<'_> {
+    async fn play(
+        &mut self,
+        scenario: &Scenario,
+        root: String,
+    ) -> (Vec<StepResult>, Option<Stopped>) {
+        if let Err(failure) = self.sandbox.write(&scenario.files, &self.vars) {
+            return (Vec::new(), Some(stopped(Verdict::Error, &failure)));
+        }
+        if matches!(self.connection.peer().dialect(), Dialect::Toolpass(_)) {
+            let params = SessionOpenParams {
+                root,
+                config: scenario.config.clone(),
+            };
+            match self
+                .connection
+                .request::<method::SessionOpen>(&params, self.timeout)
+                .await
+            {
+                Ok(opened) => self.session = Some(opened.session_id),
+                Err(e) => {
+                    let verdict = abort_verdict(&e).unwrap_or(Verdict::Error);
+                    let reason = format!("could not open a session: {e}{}", tail_note(&e));
+                    return (Vec::new(), Some(Stopped { verdict, reason }));
+                }
             }
         }
-    }
-    let mut results = Vec::new();
-    for (i, step) in scenario.steps.iter().enumerate() {
-        let started = Instant::now();
-        let outcome = player.step(step).await;
-        let (verdict, failures, stderr_tail) = match outcome {
-            Ok(failures) if failures.is_empty() => (Verdict::Pass, failures, String::new()),
-            Ok(failures) => (Verdict::Fail, failures, String::new()),
-            Err(Abort::Scenario(failure)) => (Verdict::Error, vec![failure], String::new()),
-            Err(Abort::Connection(verdict, e)) => (
+        let mut results = Vec::new();
+        for (i, step) in scenario.steps.iter().enumerate() {
+            let started = Instant::now();
+            self.step = i + 1;
+            let outcome = self.step(step).await;
+            let (verdict, failures, stderr_tail) = match outcome {
+                Ok(failures) if failures.is_empty() => (Verdict::Pass, failures, String::new()),
+                Ok(failures) => (Verdict::Fail, failures, String::new()),
+                Err(Abort::Scenario(failure)) => (Verdict::Error, vec![failure], String::new()),
+                Err(Abort::Connection(verdict, e)) => (
+                    verdict,
+                    vec![Failure::new(step.kind_name(), e.to_string())],
+                    e.stderr_tail().to_owned(),
+                ),
+            };
+            results.push(StepResult {
+                index: i + 1,
+                line: step.pos.line,
+                label: label(step),
+                level: scenario.step_level(step),
                 verdict,
-                vec![Failure::new(step.kind_name(), e.to_string())],
-                e.stderr_tail().to_owned(),
-            ),
-        };
-        results.push(StepResult {
-            index: i + 1,
-            line: step.pos.line,
-            label: label(step),
-            level: scenario.step_level(step),
-            verdict,
-            failures,
-            stderr_tail,
-            duration: started.elapsed(),
-        });
-        if verdict.is_abort() {
-            let reason = format!("step {} ({}) could not complete", i + 1, label(step));
-            return (results, Some(Stopped { verdict, reason }));
+                failures,
+                stderr_tail,
+                duration: started.elapsed(),
+            });
+            if verdict.is_abort() {
+                let reason = format!("step {} ({}) could not complete", i + 1, label(step));
+                return (results, Some(Stopped { verdict, reason }));
+            }
         }
+        self.close().await;
+        (results, None)
     }
-    player.close().await;
-    (results, None)
 }
 
 fn stopped(verdict: Verdict, failure: &Failure) -> Stopped {
@@ -138,6 +172,25 @@ struct Player<'a> {
     awaiting: Vec<String>,
     /// Calls made, to mint ids.
     calls: usize,
+    /// Whether snapshots that differ are rewritten (`--bless`).
+    bless: bool,
+    /// Snapshots rewritten so far.
+    blessed: Cell<usize>,
+    /// The step being played, from 1.
+    step: usize,
+    /// Every Outcome received so far.
+    observed: Vec<Observed>,
+}
+
+/// An Outcome as received at a step, for `toolpass record`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    /// The step, from 1.
+    pub step: usize,
+    /// The call within a batch step, from 1.
+    pub batch_call: Option<usize>,
+    /// What the runner read of the Outcome.
+    pub summary: OutcomeSummary,
 }
 
 impl Player<'_> {
@@ -247,9 +300,14 @@ impl Player<'_> {
         if summary.status == toolpass_protocol::Status::AwaitingConfirmation {
             self.awaiting.push(call_id);
         }
+        self.observed.push(Observed {
+            step: self.step,
+            batch_call: None,
+            summary: summary.clone(),
+        });
         let reply = Reply { value, summary };
         let failures = match expect {
-            Some(expect) => judge(expect, &reply, &self.vars).map_err(Abort::Scenario)?,
+            Some(expect) => judge(expect, &reply, self.context()).map_err(Abort::Scenario)?,
             None => Vec::new(),
         };
         self.last = Some(reply);
@@ -301,6 +359,9 @@ impl Player<'_> {
             let judged = self
                 .judge_reply(result, call.expect.as_ref(), id, method::BATCH)
                 .await?;
+            if let Some(observed) = self.observed.last_mut() {
+                observed.batch_call = Some(i + 1);
+            }
             failures.extend(judged.into_iter().map(|mut f| {
                 f.what = format!("batch[{}].{}", i + 1, f.what);
                 f
@@ -469,7 +530,7 @@ impl Player<'_> {
         let mut failures: Vec<Failure> = expect
             .files
             .iter()
-            .flat_map(|(rel, expected)| self.sandbox.check(rel, expected, &self.vars))
+            .flat_map(|(rel, expected)| self.sandbox.check(rel, expected, self.context()))
             .collect();
         if expect.exact {
             let entries = self.sandbox.entries().map_err(|e| {
@@ -576,6 +637,13 @@ impl Player<'_> {
         Ok(failures)
     }
 
+    fn context(&self) -> Context<'_> {
+        Context {
+            vars: &self.vars,
+            blessed: self.bless.then_some(&self.blessed),
+        }
+    }
+
     fn session(&self) -> Result<SessionId, Abort> {
         self.session.clone().ok_or_else(|| {
             Abort::Scenario(Failure::new(
@@ -587,8 +655,8 @@ impl Player<'_> {
 
     /// Closes the session; a failure here judges nothing, and a dead
     /// connection is noticed by the next scenario.
-    async fn close(self) {
-        if let Some(session_id) = self.session {
+    async fn close(&mut self) {
+        if let Some(session_id) = self.session.take() {
             let params = SessionCloseParams { session_id };
             let _ignored = self
                 .connection

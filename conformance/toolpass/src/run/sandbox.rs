@@ -10,10 +10,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use tempfile::TempDir;
+use toolpass_scenario::placeholder::template_of;
 use toolpass_scenario::{
     Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Vars,
 };
 
+use super::judge::{Context, check_text};
 use super::verdict::Failure;
 
 /// A scenario's sandbox directory, removed on drop unless kept.
@@ -134,8 +136,9 @@ impl Sandbox {
         &self,
         rel: &RelPath,
         expected: &FileExpectation,
-        vars: &Vars,
+        context: Context<'_>,
     ) -> Vec<Failure> {
+        let vars = context.vars;
         let what = format!("files[{}]", rel.as_str());
         let path = self.path(rel);
         let metadata = fs::symlink_metadata(&path);
@@ -191,14 +194,15 @@ impl Sandbox {
             None => {}
         }
         if let Some(matcher) = &expected.matches {
-            match (fs::read(&path), matcher.substitute(vars)) {
-                (Ok(actual), Ok(matcher)) => {
-                    if let Err(m) = matcher.check(&String::from_utf8_lossy(&actual)) {
-                        failures.push(super::judge::mismatch(&what, &m));
+            match fs::read(&path) {
+                Ok(actual) => {
+                    let actual = String::from_utf8_lossy(&actual);
+                    match check_text(&what, matcher, &actual, context) {
+                        Ok(failure) => failures.extend(failure),
+                        Err(failure) => failures.push(failure),
                     }
                 }
-                (Err(e), _) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
-                (_, Err(e)) => failures.push(placeholder(rel, &e)),
+                Err(e) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
             }
         }
         if let Some(mode) = expected.mode {
@@ -213,6 +217,25 @@ impl Sandbox {
             }
         }
         failures
+    }
+
+    /// Every file and symlink under the root with what it holds, sorted by
+    /// path (`toolpass record`).
+    pub(crate) fn contents(&self) -> io::Result<Vec<(String, SandboxFile)>> {
+        let mut contents = Vec::new();
+        for rel in self.entries()? {
+            let path = self.root.join(&rel);
+            let file = if fs::symlink_metadata(&path)?.file_type().is_symlink() {
+                SandboxFile::Symlink(fs::read_link(&path)?.to_string_lossy().into_owned())
+            } else {
+                match String::from_utf8(fs::read(&path)?) {
+                    Ok(text) => SandboxFile::Text(text),
+                    Err(e) => SandboxFile::Bytes(e.into_bytes()),
+                }
+            };
+            contents.push((rel, file));
+        }
+        Ok(contents)
     }
 
     /// Every file and symlink under the root, as relative paths with `/`.
@@ -232,6 +255,31 @@ impl Sandbox {
         }
         found.sort();
         Ok(found)
+    }
+}
+
+/// What a path of the sandbox holds after a run; text and link targets are
+/// templates once [`ScenarioResult::sandbox_after`](super::ScenarioResult)
+/// holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SandboxFile {
+    /// A file of UTF-8 text.
+    Text(String),
+    /// A file of other bytes.
+    Bytes(Vec<u8>),
+    /// A symbolic link to this target.
+    Symlink(String),
+}
+
+impl SandboxFile {
+    /// Text and link targets as scenario templates: the root written
+    /// `{root}`, other placeholder-like text escaped.
+    pub(crate) fn into_template(self, root: &str) -> SandboxFile {
+        match self {
+            SandboxFile::Text(text) => SandboxFile::Text(template_of(&text, root)),
+            SandboxFile::Symlink(target) => SandboxFile::Symlink(template_of(&target, root)),
+            bytes @ SandboxFile::Bytes(_) => bytes,
+        }
     }
 }
 

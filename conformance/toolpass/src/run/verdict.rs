@@ -173,6 +173,16 @@ pub struct ScenarioResult {
     /// Wall time of the scenario, sandbox included.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,
+    /// Snapshots rewritten (`--bless`).
+    #[serde(skip)]
+    pub blessed: usize,
+    /// Every Outcome received (`toolpass record`).
+    #[serde(skip)]
+    pub observed: Vec<super::Observed>,
+    /// What the sandbox held at the end, sorted by path, when the run was
+    /// asked to record it.
+    #[serde(skip)]
+    pub sandbox_after: Option<Vec<(String, super::SandboxFile)>>,
 }
 
 impl ScenarioResult {
@@ -189,6 +199,35 @@ impl ScenarioResult {
             .map(|s| s.level)
             .min()
             .or(Some(self.level))
+    }
+
+    /// Writes the sandbox root as `{root}` in every text the result
+    /// carries, so reports and expected-failure messages do not change
+    /// from one run (and one temporary directory) to the next.
+    pub fn write_root_as_placeholder(&mut self, root: &str) {
+        if root.is_empty() {
+            return;
+        }
+        let fix = |text: &mut String| {
+            if text.contains(root) {
+                *text = text.replace(root, "{root}");
+            }
+        };
+        if let Some(reason) = &mut self.reason {
+            fix(reason);
+        }
+        for observed in &mut self.observed {
+            fix(&mut observed.summary.llm_content);
+            observed.summary.error_message.as_mut().map(fix);
+        }
+        for step in &mut self.steps {
+            fix(&mut step.stderr_tail);
+            for failure in &mut step.failures {
+                fix(&mut failure.message);
+                failure.expected.as_mut().map(fix);
+                failure.actual.as_mut().map(fix);
+            }
+        }
     }
 
     /// The steps that did not pass.

@@ -15,6 +15,7 @@
 //! meant to hang, and nothing asserts on time taken.
 
 mod misbehave;
+mod runs;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -49,12 +50,17 @@ fn main() -> ExitCode {
 }
 
 macro_rules! trials {
-    ($($test:ident),* $(,)?) => {
-        vec![$(Trial::test(stringify!($test), || {
+    ($($test:path),* $(,)?) => {
+        vec![$(Trial::test(trial_name(stringify!($test)), || {
             run($test());
             Ok(())
         })),*]
     };
+}
+
+/// `runs::name` (as `stringify!` spells a path) → `runs::name`.
+fn trial_name(path: &str) -> String {
+    path.split_whitespace().collect()
 }
 
 /// Every test of this binary; a test missing here is dead code, which the
@@ -77,6 +83,16 @@ fn trials() -> Vec<Trial> {
         a_missing_program_is_a_spawn_error,
         a_plain_mcp_server_gets_the_sandbox_root_on_its_command_line,
         the_reference_server_speaks_toolpass_1_with_sessions,
+        runs::a_run_marks_a_crash_and_goes_on_with_a_fresh_process,
+        runs::a_run_marks_a_hang_as_timeout_and_leaves_no_process,
+        runs::a_run_marks_garbage_and_a_wrong_id_as_protocol_errors,
+        runs::a_stderr_flood_does_not_fail_a_run,
+        runs::isolate_gives_each_scenario_its_own_process,
+        runs::a_scenario_needing_an_unadvertised_feature_is_skipped,
+        runs::a_plain_mcp_server_runs_only_call_scenarios,
+        runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
+        runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
+        runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
     ]
 }
 
@@ -513,7 +529,7 @@ fn pid_after(text: &str, prefix: &str) -> u32 {
 /// code, and a grandchild orphaned by the group kill is reaped by whoever
 /// adopted it, which may be slow in a container. The wait is long only so
 /// that a loaded machine cannot fail the test; a live process fails it.
-async fn assert_gone(pid: u32) {
+pub(crate) async fn assert_gone(pid: u32) {
     for _ in 0..1200 {
         if !is_running(pid) {
             return;
@@ -521,6 +537,22 @@ async fn assert_gone(pid: u32) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("process {pid} is still running");
+}
+
+/// The pids the misbehaving server names in its stderr: its own
+/// (`(pid N)`) and its grandchildren's (`grandchild N`).
+pub(crate) fn pids_in(tail: &str) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for marker in ["(pid ", "grandchild "] {
+        for (at, _) in tail.match_indices(marker) {
+            let digits: String = tail[at + marker.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            pids.extend(digits.parse::<u32>());
+        }
+    }
+    pids
 }
 
 fn is_running(pid: u32) -> bool {

@@ -13,8 +13,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolpass_protocol::method;
 use toolpass_protocol::{
-    Feature, InitializeResult, Message, NoticeParams, Notification, Outcome, Request, RequestId,
-    Response, ResponseError, SessionId, ToolpassCapability, read_message, write_message,
+    EmptyResult, Feature, InitializeResult, Message, NoticeParams, Notification, Outcome, Request,
+    RequestId, Response, ResponseError, SessionId, SessionOpenResult, ToolpassCapability,
+    read_message, write_message,
 };
 
 /// Selects the behaviour; its presence makes the test binary a server.
@@ -77,6 +78,20 @@ pub(crate) fn serve(spec: &str) -> ! {
         }
         if request.is::<method::Initialize>() {
             initialize(behaviour, request.id);
+            continue;
+        }
+        if request.is::<method::SessionOpen>() {
+            let opened = SessionOpenResult {
+                session_id: SessionId("s1".to_owned()),
+            };
+            send(Response::ok::<method::SessionOpen>(request.id, &opened));
+            continue;
+        }
+        if request.is::<method::SessionClose>() {
+            send(Response::ok::<method::SessionClose>(
+                request.id,
+                &EmptyResult {},
+            ));
             continue;
         }
         if !request.is::<method::ToolsCall>() {
