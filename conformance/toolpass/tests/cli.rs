@@ -370,3 +370,179 @@ fn list_reports_a_broken_scenario_like_validate() {
         stderr(&output)
     );
 }
+
+#[test]
+fn schema_report_prints_the_committed_report_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = toolpass(dir.path(), &["schema", "report"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/report.jsonl.json");
+    assert_eq!(stdout(&output), std::fs::read_to_string(committed).unwrap());
+}
+
+#[test]
+fn run_refuses_two_reports_on_stdout_before_starting_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = toolpass(
+        dir.path(),
+        &[
+            "run",
+            "--jsonl",
+            "-",
+            "--markdown",
+            "-",
+            "--impl",
+            "/nonexistent",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("only one of --jsonl, --junit and --markdown can be `-`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A required scenario reading `a.txt` ("hello") and expecting `word` in
+/// what the model sees.
+fn reads(word: &str) -> String {
+    format!(
+        "title: Reads a file\nspec: read.plain\nlevel: required\nfiles:\n  a.txt: \"hello\\n\"\n\
+         steps:\n  - call: read_file\n    args: {{file_path: \"{{root}}/a.txt\"}}\n    \
+         expect:\n      status: success\n      llm: {{contains: [\"{word}\"]}}\n"
+    )
+}
+
+/// Runs `toolpass run --scenarios s ARGS` against the reference server
+/// (its dev build) on one passing and one failing required scenario.
+fn run_two(args: &[&str]) -> (tempfile::TempDir, Output) {
+    let server =
+        toolpass::reference_server(toolpass::Profile::Dev).expect("the reference server builds");
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("s/read/passes.yaml", &reads("hello")),
+            ("s/read/fails.yaml", &reads("goodbye")),
+        ],
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
+        .args(["run", "--scenarios", "s", "--jobs", "1"])
+        .args(args)
+        .current_dir(dir.path())
+        .env(toolpass::REFERENCE_SERVER_ENV, server.program())
+        .output()
+        .expect("the toolpass binary runs");
+    (dir, output)
+}
+
+#[test]
+fn run_writes_every_report_at_once_and_they_agree() {
+    let (dir, output) = run_two(&["--jsonl", "a", "--junit", "b", "--markdown", "c"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("FAIL read/fails (required) s/read/fails.yaml"),
+        "{text}"
+    );
+    assert!(text.contains("at s/read/fails.yaml:7"), "{text}");
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+
+    let schema: serde_json::Value = serde_json::from_str(&read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/schema/report.jsonl.json"
+    )))
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let lines: Vec<serde_json::Value> = read("a")
+        .lines()
+        .map(|line| {
+            let value = serde_json::from_str(line).unwrap();
+            assert!(validator.is_valid(&value), "not valid: {line}");
+            value
+        })
+        .collect();
+    let kinds: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["header", "step", "scenario", "step", "scenario", "footer"]
+    );
+    assert_eq!(lines[0]["implementation"]["name"], "toolpass-reference");
+    assert_eq!(lines[0]["protocol"], "toolpass/1");
+    let footer = &lines[5];
+    assert_eq!(
+        (
+            &footer["passed"],
+            &footer["verdicts"]["pass"],
+            &footer["verdicts"]["fail"]
+        ),
+        (&false.into(), &1.into(), &1.into())
+    );
+
+    let junit = read("b");
+    assert!(junit.contains(r#"<testsuite name="read" "#), "{junit}");
+    assert!(
+        junit.contains(r#"tests="2" failures="1" errors="0" skipped="0""#),
+        "{junit}"
+    );
+    assert_eq!(junit.matches("<testcase ").count(), 2, "{junit}");
+    assert_eq!(junit.matches("<failure ").count(), 1, "{junit}");
+
+    let markdown = read("c");
+    assert!(
+        markdown.starts_with("## toolpass: toolpass-reference "),
+        "{markdown}"
+    );
+    assert!(markdown.contains("❌ FAILED"), "{markdown}");
+    assert!(markdown.contains("| required | 1 | 2 |"), "{markdown}");
+    assert!(
+        markdown.contains("| pass | 1 |\n| fail | 1 |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| `read/fails` | required | fail |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("`s/read/fails.yaml:7`"), "{markdown}");
+}
+
+#[test]
+fn run_with_jsonl_on_stdout_moves_the_text_report_to_stderr() {
+    let (_dir, output) = run_two(&["--jsonl", "-", "--filter", "read/passes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[3]["passed"], true);
+    assert!(stderr(&output).ends_with("ok\n"), "{}", stderr(&output));
+}
+
+#[test]
+fn run_refuses_a_report_in_a_missing_directory_before_running() {
+    let (_dir, output) = run_two(&["--junit", "missing/b.xml", "--markdown", "c.md"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains(
+            "cannot write the JUnit report to missing/b.xml: its directory does not exist"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn run_names_a_report_it_cannot_write_after_the_text_report() {
+    // A directory where the file should go: only writing finds out.
+    let (dir, output) = run_two(&["--junit", ".", "--markdown", "c.md"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stdout(&output).contains("FAILED:"), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("failed to write the JUnit report to .: "),
+        "{}",
+        stderr(&output)
+    );
+    assert!(dir.path().join("c.md").is_file());
+}

@@ -67,6 +67,15 @@ fn file(text: &str) -> ExpectedFailures {
     ExpectedFailures::parse(text, Path::new("xfail.yaml")).unwrap()
 }
 
+/// Some problem of the run contains `needle`.
+fn assert_problem(summary: &Summary, needle: &str) {
+    assert!(
+        summary.problems.iter().any(|p| p.contains(needle)),
+        "no problem contains {needle:?}: {:?}",
+        summary.problems
+    );
+}
+
 /// Applies `text` to `results` and says whether the run passes.
 fn judge(text: &str, results: &mut [ScenarioResult], filtered: bool) -> Summary {
     let problems = file(text).apply(results, filtered);
@@ -79,14 +88,7 @@ fn an_unlisted_required_failure_fails_the_run() {
     let summary = judge("- b#9\n", &mut results, true);
     assert_eq!(results[0].verdict, Verdict::Fail);
     assert!(!summary.passed());
-    assert!(
-        summary
-            .problems
-            .iter()
-            .any(|p| p.starts_with("a: fail at required level")),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "a: fail at required level");
 }
 
 #[test]
@@ -109,11 +111,7 @@ fn a_listed_entry_that_passes_is_xpass_and_fails_the_run() {
     let summary = judge("- a\n", &mut results, false);
     assert_eq!(results[0].verdict, Verdict::Xpass);
     assert!(!summary.passed());
-    assert!(
-        summary.problems[0].contains("xpass"),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "xpass");
 }
 
 #[test]
@@ -126,14 +124,7 @@ fn a_listed_entry_failing_with_another_message_fails_the_run() {
     );
     assert_eq!(results[0].verdict, Verdict::Fail);
     assert!(!summary.passed());
-    assert!(
-        summary
-            .problems
-            .iter()
-            .any(|p| p.starts_with("xfail.yaml:1:3: `a` fails differently")),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "xfail.yaml:1:3: `a` fails differently");
 }
 
 #[test]
@@ -142,22 +133,14 @@ fn a_listed_entry_that_is_skipped_fails_the_run() {
     let summary = judge("- a\n", &mut results, false);
     assert_eq!(results[0].verdict, Verdict::Skip);
     assert!(!summary.passed());
-    assert!(
-        summary.problems[0].contains("`a` is listed, but the scenario was skipped"),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "`a` is listed, but the scenario was skipped");
 }
 
 #[test]
 fn an_entry_naming_no_scenario_fails_an_unfiltered_run_only() {
     let mut results = vec![passing("b")];
     let summary = judge("- gone\n", &mut results, false);
-    assert!(
-        summary.problems[0].contains("`gone` names no scenario of this run"),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "`gone` names no scenario of this run");
     let mut results = vec![passing("b")];
     assert!(judge("- gone\n", &mut results, true).passed());
 }
@@ -187,14 +170,7 @@ fn a_listed_step_that_passed_fails_the_run() {
     let mut results = vec![failing("a")];
     let summary = judge("- a#1\n- a#2\n", &mut results, false);
     assert!(!summary.passed());
-    assert!(
-        summary
-            .problems
-            .iter()
-            .any(|p| p.contains("`a#1` is listed, but that step passed")),
-        "{:?}",
-        summary.problems
-    );
+    assert_problem(&summary, "`a#1` is listed, but that step passed");
 }
 
 #[test]

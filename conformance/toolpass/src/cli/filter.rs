@@ -8,6 +8,7 @@
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use toolpass::report::Filters;
 use toolpass_scenario::{Level, Scenario};
 
 #[derive(Debug, Args)]
@@ -58,6 +59,16 @@ pub(super) struct Filter {
 }
 
 impl FilterArgs {
+    /// The flags as given, for a report's header.
+    pub(super) fn describe(&self) -> Filters {
+        Filters {
+            filter: self.globs.clone(),
+            tag: self.tags.clone(),
+            level: self.levels.iter().map(|&l| l.into()).collect(),
+            area: self.areas.clone(),
+        }
+    }
+
     /// Whether any filter flag was given: a run that may leave scenarios
     /// out.
     pub(super) fn is_set(&self) -> bool {

@@ -19,17 +19,12 @@ pub(super) struct ListArgs {
 }
 
 pub(super) fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
-    // A bad glob is reported before the scenarios are read.
-    let filter = args.filter.compile()?;
-    let scenarios = match scenarios::load(&args.dirs) {
+    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
-        Err(errors) => {
-            super::report_load_errors(&errors)?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
     let mut stdout = std::io::stdout().lock();
-    for scenario in scenarios.iter().filter(|s| filter.matches(s)) {
+    for scenario in &scenarios {
         writeln!(
             stdout,
             "{}  {}  {}",

@@ -6,7 +6,9 @@
 
 mod filter;
 mod list;
+mod progress;
 mod record;
+mod reports;
 mod run;
 mod scenarios;
 mod schema;
@@ -30,8 +32,8 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print a JSON Schema: the scenario file format, or the protocol's
-    /// messages.
+    /// Print a JSON Schema: the scenario file format, the protocol's
+    /// messages, or the lines of a `--jsonl` report.
     Schema(schema::SchemaArgs),
     /// Load and check every scenario; report each problem as
     /// `path:line:column: message` and exit 1 if there is any.

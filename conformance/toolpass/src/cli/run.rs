@@ -2,7 +2,6 @@
 //! (the reference server by default), run, report, and exit non-zero when
 //! a required scenario fails.
 
-use std::io::{IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -11,10 +10,12 @@ use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
 use toolpass::report::{Summary, text};
-use toolpass::run::{Event, RunConfig, ScenarioResult};
+use toolpass::run::{RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
 use super::filter::FilterArgs;
+use super::progress::Progress;
+use super::reports::{self, ReportArgs};
 use super::scenarios::{self, ScenarioDirs};
 
 #[derive(Debug, Args)]
@@ -60,21 +61,28 @@ pub(super) struct RunArgs {
     /// commit it).
     #[arg(long)]
     bless: bool,
+    #[command(flatten)]
+    reports: ReportArgs,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let filter = args.filter.compile()?;
-    let scenarios = match scenarios::load(&args.dirs) {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        anyhow::bail!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        );
+    }
+    args.reports.check()?;
+    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
-        Err(errors) => {
-            super::report_load_errors(&errors)?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
-    let scenarios: Vec<_> = scenarios
-        .into_iter()
-        .filter(|s| filter.matches(s))
-        .collect();
+    if scenarios.is_empty() {
+        // A mistyped filter must not pass CI by running nothing.
+        anyhow::bail!(
+            "nothing to run: no scenario matches (see `toolpass list` with the same flags)"
+        );
+    }
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
@@ -91,12 +99,6 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         None => None,
     };
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        anyhow::bail!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        );
-    }
     let config = RunConfig {
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         isolate: args.isolate,
@@ -112,19 +114,20 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let style = text::Style::new(color());
-    let progress = Progress::new();
+    let style = args.reports.text_style();
+    let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
-    let (results, started) = runtime.block_on(async {
-        probe(&supervisor).await?;
+    let (results, started, peer) = runtime.block_on(async {
+        let peer = probe(&supervisor).await?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
             progress.show(&event)
         })
         .await;
-        Ok::<_, anyhow::Error>((results, started))
+        Ok::<_, anyhow::Error>((results, started, peer))
     })?;
+    progress.finish();
     let mut results = results;
     let mut problems = Vec::new();
     if let Some(expected) = expected {
@@ -139,7 +142,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         problems.extend(nondeterminism(&results));
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = args.reports.text_output();
     for result in &results {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
@@ -149,6 +152,14 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
             .context("failed to write to stdout")?;
     }
+    let info = reports::info(
+        &config,
+        &args.filter,
+        supervisor.implementation(),
+        peer,
+        started,
+    );
+    args.reports.write(&info, &results, &summary)?;
     Ok(if summary.passed() {
         ExitCode::SUCCESS
     } else {
@@ -169,30 +180,71 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Colours on a terminal, unless `NO_COLOR` says otherwise.
-fn color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
 /// The adapters shipped with this workspace.
 const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
 
+/// Overrides [`ADAPTERS`]: where `--impl NAME` looks for `NAME/run`.
+const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
+
 /// `--impl`: an adapter's name, a command line, or the reference server.
+///
+/// A single word names the adapter `<adapters>/<word>/run` when there is
+/// one, else a program on `PATH`; anything else is a command line.
 pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec else {
         return Ok(reference_server(Profile::Release)?);
     };
-    let adapter = PathBuf::from(ADAPTERS).join(spec).join("run");
-    if !spec.contains(['/', ' ']) && adapter.is_file() {
+    let one_word =
+        !spec.trim().is_empty() && !spec.contains(|c: char| c == '/' || c.is_whitespace());
+    if !one_word {
+        return Ok(Implementation::parse(spec)?);
+    }
+    let adapters =
+        std::env::var_os(ADAPTERS_ENV).map_or_else(|| PathBuf::from(ADAPTERS), PathBuf::from);
+    let adapter = adapters.join(spec).join("run");
+    if adapter.is_file() {
         return Ok(Implementation::new(adapter.to_string_lossy().into_owned()));
     }
-    Ok(Implementation::parse(spec)?)
+    if on_path(spec) {
+        return Ok(Implementation::new(spec));
+    }
+    let mut known: Vec<String> = std::fs::read_dir(&adapters)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("run").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    known.sort();
+    anyhow::bail!(
+        "--impl {spec}: no adapter `{spec}` under {} (adapters: {}) and no program `{spec}` on PATH",
+        adapters.display(),
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        }
+    )
+}
+
+/// Whether `PATH` has an executable file of this name.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
 }
 
 /// Starts the implementation once before the run, so one that cannot start
 /// or speaks another protocol major version stops the run with one clear
-/// message instead of failing every scenario.
-pub(super) async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
+/// message instead of failing every scenario. Returns how it introduced
+/// itself.
+pub(super) async fn probe(
+    supervisor: &Supervisor,
+) -> anyhow::Result<toolpass_protocol::Implementation> {
     let scratch = tempfile::tempdir().context("failed to create a scratch directory")?;
     let root = supervisor
         .implementation()
@@ -200,7 +252,7 @@ pub(super) async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
         .then(|| scratch.path());
     let connection = supervisor.connect(root).await?;
     let peer = connection.peer();
-    let info = peer.server_info();
+    let info = peer.server_info().clone();
     #[allow(clippy::print_stderr)] // The run's header, beside the progress lines.
     {
         eprintln!(
@@ -211,7 +263,7 @@ pub(super) async fn probe(supervisor: &Supervisor) -> anyhow::Result<()> {
         );
     }
     connection.close().await;
-    Ok(())
+    Ok(info)
 }
 
 /// Scenarios whose repetitions ended differently.
@@ -229,32 +281,4 @@ fn nondeterminism(results: &[ScenarioResult]) -> Vec<String> {
         }
     }
     problems
-}
-
-/// Plain progress lines on stderr: one per finished scenario that did not
-/// pass, so CI logs show trouble as it happens.
-struct Progress {
-    style: text::Style,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            style: text::Style::new(std::io::stderr().is_terminal()),
-        }
-    }
-
-    fn show(&self, event: &Event) {
-        if let Event::Finished(result) = event {
-            #[allow(clippy::print_stderr)] // Progress goes to stderr, the report to stdout.
-            {
-                eprintln!(
-                    "{} {} ({:.0} ms)",
-                    self.style.verdict(result.verdict),
-                    result.id,
-                    result.duration.as_secs_f64() * 1000.0
-                );
-            }
-        }
-    }
 }

@@ -86,6 +86,26 @@ pub(super) fn load(dirs: &ScenarioDirs) -> Result<Vec<Scenario>, Vec<String>> {
     }
 }
 
+/// The scenarios of `dirs` that `filter` selects, sorted by id; or, when a
+/// file does not load, the exit code after reporting every problem.
+pub(super) fn select(
+    dirs: &ScenarioDirs,
+    filter: &super::filter::FilterArgs,
+) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
+    // A bad glob is reported before the scenarios are read.
+    let filter = filter.compile()?;
+    match load(dirs) {
+        Ok(scenarios) => Ok(Ok(scenarios
+            .into_iter()
+            .filter(|s| filter.matches(s))
+            .collect())),
+        Err(errors) => {
+            super::report_load_errors(&errors)?;
+            Ok(Err(std::process::ExitCode::from(1)))
+        }
+    }
+}
+
 fn display_path(scenario: &Scenario) -> String {
     scenario
         .path

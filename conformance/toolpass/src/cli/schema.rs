@@ -1,5 +1,5 @@
-//! `toolpass schema`: prints the generated JSON Schemas, so editors and
-//! adapter authors get them from the binary they test with.
+//! `toolpass schema`: prints the generated JSON Schemas, so editors,
+//! adapter authors and report readers get them from the binary they use.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -17,6 +17,8 @@ pub(super) struct SchemaArgs {
 enum Which {
     /// The scenario file format (scenarios/<area>/<name>.yaml).
     Scenario,
+    /// One line of `toolpass run --jsonl`: header, step, scenario or footer.
+    Report,
     /// The toolpass/1 message bodies: without a name, the list of schema
     /// files; with one, that schema.
     Protocol {
@@ -29,6 +31,7 @@ enum Which {
 pub(super) fn run(args: &SchemaArgs) -> anyhow::Result<ExitCode> {
     let text = match &args.which {
         Which::Scenario => toolpass_scenario::scenario_schema(),
+        Which::Report => toolpass::report::jsonl::schema_text(),
         Which::Protocol { name: None } => {
             let mut text = String::new();
             for file in toolpass_protocol::schemas() {

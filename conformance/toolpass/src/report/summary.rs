@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
@@ -12,7 +13,7 @@ use crate::run::{ScenarioResult, Verdict};
 
 /// One level's score: scenarios with steps at that level, and how many of
 /// those had all of them pass.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Score {
     /// Scenarios whose steps at this level all passed.
     pub passed: usize,

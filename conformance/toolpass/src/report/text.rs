@@ -31,12 +31,17 @@ impl Style {
 
     /// The verdict's name in capitals, coloured by how bad it is.
     pub fn verdict(self, verdict: Verdict) -> String {
+        self.like(verdict, &verdict.as_str().to_uppercase())
+    }
+
+    /// `text` in the colour of `verdict`.
+    pub fn like(self, verdict: Verdict, text: &str) -> String {
         let code = match verdict {
             Verdict::Pass | Verdict::Xfail => "32",
             Verdict::Skip => "33",
             _ => "1;31",
         };
-        self.paint(code, &verdict.as_str().to_uppercase())
+        self.paint(code, text)
     }
 }
 
@@ -122,7 +127,6 @@ fn failure_block(failure: &Failure, style: Style) -> String {
 
 /// A line diff of `expected` against `actual`, invisible characters shown.
 pub fn diff(expected: &str, actual: &str, style: Style) -> String {
-    let (expected, actual) = (visible(expected), visible(actual));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -130,25 +134,44 @@ pub fn diff(expected: &str, actual: &str, style: Style) -> String {
         style.paint("31", "- expected"),
         style.paint("32", "+ actual")
     );
+    for (tag, text) in diff_lines(expected, actual) {
+        let code = match tag {
+            ChangeTag::Delete => "31",
+            ChangeTag::Insert => "32",
+            ChangeTag::Equal => "2",
+        };
+        let _ = writeln!(out, "      {}", style.paint(code, &text));
+    }
+    out
+}
+
+/// The lines of a line diff of `expected` against `actual`, invisible
+/// characters shown, each with its sign (`-` expected, `+` actual, ` `
+/// both) and a mark after a last line whose newline only the other side
+/// has; no newlines.
+pub(super) fn diff_lines(expected: &str, actual: &str) -> Vec<(ChangeTag, String)> {
+    let (expected, actual) = (visible(expected), visible(actual));
     // A missing final newline is worth a mark only when the other side
     // has one.
     let newline_differs = expected.ends_with('\n') != actual.ends_with('\n');
     let diff = TextDiff::from_lines(&expected, &actual);
-    for change in diff.iter_all_changes() {
-        let line = change.value().strip_suffix('\n').unwrap_or(change.value());
-        let missing_newline = newline_differs && !change.value().ends_with('\n');
-        let (sign, code) = match change.tag() {
-            ChangeTag::Delete => ("-", "31"),
-            ChangeTag::Insert => ("+", "32"),
-            ChangeTag::Equal => (" ", "2"),
-        };
-        let mut text = format!("{sign} {line}");
-        if missing_newline {
-            text.push_str("  (no newline at end)");
-        }
-        let _ = writeln!(out, "      {}", style.paint(code, &text));
-    }
-    out
+    diff.iter_all_changes()
+        .map(|change| {
+            let value = change.value();
+            let line = value.strip_suffix('\n').unwrap_or(value);
+            let sign = match change.tag() {
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+                ChangeTag::Equal => ' ',
+            };
+            let mark = if newline_differs && !value.ends_with('\n') {
+                "  (no newline at end)"
+            } else {
+                ""
+            };
+            (change.tag(), format!("{sign} {line}{mark}"))
+        })
+        .collect()
 }
 
 /// The text with the characters a tool layer trips on made visible: `\r`,

@@ -8,11 +8,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
 /// How a step or a scenario ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every expectation held.
@@ -39,6 +40,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order reports list them.
+    pub const ALL: [Verdict; 9] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Xfail,
+        Verdict::Xpass,
+        Verdict::Skip,
+        Verdict::Error,
+        Verdict::Timeout,
+        Verdict::Crash,
+        Verdict::ProtocolError,
+    ];
+
     /// The name reports use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -71,7 +85,7 @@ impl Verdict {
 }
 
 /// One expectation that did not hold, or why a step could not be judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Failure {
     /// What was checked: `status`, `error`, `llm`, `display`,
     /// `files[src/a.txt]`, `tools`, `call`, ...
@@ -240,4 +254,29 @@ fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S:
     // Whole microseconds as fractional milliseconds: readable, and exact
     // enough to compare runs.
     serializer.serialize_f64(duration.as_micros() as f64 / 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Verdict;
+
+    /// `ALL` lists every verdict once: a new variant breaks this match
+    /// until it is given a place, and the assertion until `ALL` has it.
+    #[test]
+    fn all_lists_every_verdict_in_order() {
+        let place = |verdict: Verdict| match verdict {
+            Verdict::Pass => 0,
+            Verdict::Fail => 1,
+            Verdict::Xfail => 2,
+            Verdict::Xpass => 3,
+            Verdict::Skip => 4,
+            Verdict::Error => 5,
+            Verdict::Timeout => 6,
+            Verdict::Crash => 7,
+            Verdict::ProtocolError => 8,
+        };
+        for (i, verdict) in Verdict::ALL.iter().enumerate() {
+            assert_eq!(place(*verdict), i, "{verdict:?}");
+        }
+    }
 }

@@ -141,16 +141,22 @@ async fn a_well_behaved_server_answers_sends_notices_and_exits_at_eof() {
     assert_gone(pid).await;
 }
 
-async fn an_error_response_leaves_the_connection_usable() {
-    let mut connection = connect("well").await;
+/// An empty batch, which the misbehaving server answers with a JSON-RPC
+/// error (it implements no batch).
+async fn refused_batch(connection: &mut Connection) -> CallError {
     let params = BatchParams {
         session_id: SessionId("s1".to_owned()),
         calls: Vec::new(),
     };
-    let error = connection
+    connection
         .request::<method::Batch>(&params, PATIENT)
         .await
-        .unwrap_err();
+        .unwrap_err()
+}
+
+async fn an_error_response_leaves_the_connection_usable() {
+    let mut connection = connect("well").await;
+    let error = refused_batch(&mut connection).await;
     let CallErrorKind::ErrorResponse(response) = error.kind() else {
         panic!("expected an error response, got {error}");
     };
@@ -274,14 +280,7 @@ async fn a_stderr_flood_neither_blocks_the_server_nor_grows_the_tail() {
     assert!(tail.ends_with("misbehave: flood done for call 4\n"));
 
     // The tail comes with errors too.
-    let params = BatchParams {
-        session_id: SessionId("s1".to_owned()),
-        calls: Vec::new(),
-    };
-    let error = connection
-        .request::<method::Batch>(&params, PATIENT)
-        .await
-        .unwrap_err();
+    let error = refused_batch(&mut connection).await;
     assert!(matches!(error.kind(), CallErrorKind::ErrorResponse(_)));
     assert_tail(&error, "flood done for call 4");
     drop_and_check(connection).await;

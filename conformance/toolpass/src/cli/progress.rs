@@ -1,0 +1,160 @@
+//! `run`'s progress on stderr. On a terminal, a progress bar (done/total,
+//! failures so far, what is running) with each failing scenario printed
+//! above it as it finishes; elsewhere (CI logs), one compact line per
+//! finished scenario.
+
+use std::io::IsTerminal as _;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use toolpass::report::text::Style;
+use toolpass::run::{Event, ScenarioResult, Verdict};
+
+pub(super) struct Progress {
+    bar: Option<ProgressBar>,
+    style: Style,
+    total: usize,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    done: usize,
+    failed: usize,
+    running: Vec<String>,
+}
+
+impl Progress {
+    /// Progress of a run of `total` scenario results.
+    pub(super) fn new(total: usize) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = terminal.then(|| {
+            let bar = ProgressBar::new(total as u64);
+            if let Ok(style) =
+                ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} {wide_msg}")
+            {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        });
+        Progress {
+            bar,
+            style: Style::new(terminal),
+            total,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    pub(super) fn show(&self, event: &Event) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        if let Some(bar) = &self.bar
+            && state.done == 0
+            && state.running.is_empty()
+        {
+            // Drawn from the first scenario on, so the lines printed before
+            // the run (the probe's) stay above it.
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        match event {
+            Event::Started { id } => state.running.push(id.clone()),
+            Event::Finished(result) => {
+                if let Some(i) = state.running.iter().position(|id| *id == result.id) {
+                    state.running.remove(i);
+                }
+                state.done += 1;
+                state.failed += usize::from(result.verdict.is_failure());
+                self.finished(result, state.done);
+            }
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_message(self.message(&state));
+        }
+    }
+
+    fn finished(&self, result: &ScenarioResult, done: usize) {
+        let line = format!(
+            "{} {} {}",
+            self.style.verdict(result.verdict),
+            result.id,
+            elapsed(result.duration)
+        );
+        match &self.bar {
+            Some(bar) => {
+                if result.verdict.is_failure() {
+                    bar.println(line);
+                }
+                bar.inc(1);
+            }
+            None => {
+                let width = self.total.to_string().len();
+                #[allow(clippy::print_stderr)] // Progress goes to stderr, the report to stdout.
+                {
+                    eprintln!("[{done:>width$}/{}] {line}", self.total);
+                }
+            }
+        }
+    }
+
+    /// The bar's message: failures so far and what is running.
+    fn message(&self, state: &State) -> String {
+        let failed = format!("{} failed", state.failed);
+        let failed = if state.failed > 0 {
+            self.style.like(Verdict::Fail, &failed)
+        } else {
+            failed
+        };
+        match state.running.as_slice() {
+            [] => failed,
+            [one] => format!("{failed} · {one}"),
+            [first, rest @ ..] => format!("{failed} · {first} (+{})", rest.len()),
+        }
+    }
+
+    /// Clears the bar, before the report is printed.
+    pub(super) fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A duration as people read it: `12 ms`, `3.4 s`.
+fn elapsed(duration: Duration) -> String {
+    if duration < Duration::from_secs(1) {
+        format!("{} ms", duration.as_millis())
+    } else {
+        format!("{:.1} s", duration.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_counts_failures_and_names_what_runs() {
+        let progress = Progress {
+            bar: None,
+            style: Style::new(false),
+            total: 3,
+            state: Mutex::new(State::default()),
+        };
+        let mut state = State::default();
+        assert_eq!(progress.message(&state), "0 failed");
+        state.running = vec!["edit/a".into()];
+        assert_eq!(progress.message(&state), "0 failed · edit/a");
+        state.running.push("edit/b".into());
+        state.running.push("grep/c".into());
+        state.failed = 2;
+        assert_eq!(progress.message(&state), "2 failed · edit/a (+2)");
+    }
+
+    #[test]
+    fn durations_read_as_milliseconds_then_seconds() {
+        assert_eq!(elapsed(Duration::from_micros(12_400)), "12 ms");
+        assert_eq!(elapsed(Duration::from_millis(3_460)), "3.5 s");
+    }
+}

@@ -1,0 +1,109 @@
+//! What a run was: the runner, the implementation it ran against, when, and
+//! with which settings. The JSONL header carries it whole; the other reports
+//! name the implementation.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use toolpass_scenario::Level;
+
+/// What ran against what, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInfo {
+    /// The runner's version.
+    pub toolpass: String,
+    /// The implementation, as it introduced itself.
+    pub implementation: ImplementationInfo,
+    /// When the scenarios started running.
+    pub started: SystemTime,
+    /// The settings of the run.
+    pub config: Settings,
+}
+
+/// The implementation under test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ImplementationInfo {
+    /// Its `serverInfo.name`.
+    pub name: String,
+    /// Its `serverInfo.version`.
+    pub version: String,
+    /// The command line it was started with.
+    pub command: String,
+}
+
+/// The settings of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Settings {
+    /// Workers, each with its own implementation process.
+    pub jobs: usize,
+    /// Seconds one request may take.
+    pub timeout_s: f64,
+    /// How many times each scenario ran.
+    pub repeat: u32,
+    /// One implementation process per scenario.
+    pub isolate: bool,
+    /// Which scenarios were selected.
+    pub filters: Filters,
+}
+
+/// The filter flags of a run; empty lists select everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Filters {
+    /// `--filter` globs on ids.
+    pub filter: Vec<String>,
+    /// `--tag`.
+    pub tag: Vec<String>,
+    /// `--level`.
+    pub level: Vec<Level>,
+    /// `--area`.
+    pub area: Vec<String>,
+}
+
+/// `time` as RFC 3339 in UTC, to the second: `2026-12-02T17:31:50Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`, for days on or after the epoch).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn at(secs: u64) -> String {
+        rfc3339(UNIX_EPOCH + Duration::from_secs(secs))
+    }
+
+    #[test]
+    fn rfc3339_in_utc_to_the_second() {
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_796_233_910), "2026-12-02T17:51:50Z");
+        assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+        assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+}

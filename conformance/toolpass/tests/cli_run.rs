@@ -1,0 +1,213 @@
+//! `toolpass run` and `toolpass record` as a user runs them, against the
+//! reference server (the dev build, handed over with
+//! `TOOLPASS_REFERENCE_SERVER` so no test waits for a release build):
+//! exit codes, the report, expected failures end to end, `--impl NAME`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use toolpass::{Profile, reference_server};
+
+/// The dev reference server's path, built once per test binary.
+fn server() -> &'static str {
+    static SERVER: OnceLock<String> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        reference_server(Profile::Dev)
+            .expect("cargo builds the reference server")
+            .program()
+            .to_owned()
+    })
+}
+
+/// Runs the built binary in `cwd` with the reference server at hand.
+fn toolpass(cwd: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let output: Output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
+        .args(args)
+        .current_dir(cwd)
+        .env("TOOLPASS_REFERENCE_SERVER", server())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the toolpass binary runs");
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8 output");
+    (
+        output.status.code(),
+        text(output.stdout),
+        text(output.stderr),
+    )
+}
+
+const PASSES: &str = r#"title: An edit after a full read replaces the bytes
+spec: "§6.3 replace and write back"
+files:
+  a.txt: "one\ntwo\n"
+steps:
+  - call: read_file
+    args: {file_path: "{root}/a.txt"}
+  - call: edit
+    args: {file_path: "{root}/a.txt", old_string: two, new_string: "2"}
+    expect: {status: success}
+  - expect_files: {a.txt: "one\n2\n"}
+"#;
+
+/// Wrong on purpose: expects the edit to fail.
+const FAILS: &str = r#"title: A wrong expectation
+spec: "§6.3 replace and write back"
+files:
+  a.txt: "one\n"
+steps:
+  - call: read_file
+    args: {file_path: "{root}/a.txt"}
+  - call: edit
+    args: {file_path: "{root}/a.txt", old_string: one, new_string: "1"}
+    expect: {status: error}
+"#;
+
+fn suite(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_passing_suite_exits_0_and_a_required_failure_exits_1_naming_file_and_line() {
+    let dir = suite(&[("s/ok.yaml", PASSES)]);
+    let (code, out, err) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("required 1/1"), "{out}");
+    assert!(out.contains("1 scenarios: 1 pass in "), "{out}");
+    assert!(err.contains("running against toolpass-reference"), "{err}");
+
+    let dir = suite(&[("s/ok.yaml", PASSES), ("s/bad.yaml", FAILS)]);
+    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("FAIL bad (required) s/bad.yaml"), "{out}");
+    assert!(
+        out.contains("step 2 `call edit` at s/bad.yaml:8 (fail, required)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("status: expected status error, got success"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAILED:\n  bad: fail at required level"),
+        "{out}"
+    );
+}
+
+#[test]
+fn expected_failures_fix_then_pass_then_catch_the_stale_entry() {
+    let dir = suite(&[("s/ok.yaml", PASSES), ("s/bad.yaml", FAILS)]);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--scenarios",
+            "s",
+            "--expected-failures",
+            "xfail.yaml",
+        ];
+        args.extend_from_slice(extra);
+        toolpass(dir.path(), &args)
+    };
+    let (code, out, err) = run(&["--fix", "--filter", "bad"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("--fix rewrites the whole expected-failures file"),
+        "{err}"
+    );
+
+    let (code, out, _) = run(&["--fix"]);
+    assert_eq!(code, Some(0), "{out}");
+    let written = std::fs::read_to_string(dir.path().join("xfail.yaml")).unwrap();
+    assert!(
+        written
+            .contains("- id: \"bad#2\"\n  message: \"status: expected status error, got success"),
+        "{written}"
+    );
+    assert!(out.contains("1 pass, 1 xfail"), "{out}");
+
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, Some(0), "{out}");
+
+    // The implementation "gets fixed": the entry goes stale.
+    std::fs::write(dir.path().join("s/bad.yaml"), PASSES).unwrap();
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("bad: xpass: listed as an expected failure, but it passed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn impl_name_runs_an_adapter_and_an_unknown_name_lists_the_adapters() {
+    let dir = suite(&[("s/ok.yaml", PASSES)]);
+    let adapter = dir.path().join("adapters/reference-again");
+    std::fs::create_dir_all(&adapter).unwrap();
+    let run = adapter.join("run");
+    std::fs::write(&run, format!("#!/bin/sh\nexec '{}' \"$@\"\n", server())).unwrap();
+    std::fs::set_permissions(&run, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let with_adapters = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("TOOLPASS_ADAPTERS", dir.path().join("adapters"))
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "reference-again"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("adapters/reference-again/run"), "{err}");
+    let (code, _, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "no-such-peer"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no adapter `no-such-peer` under"), "{err}");
+    assert!(err.contains("(adapters: reference-again)"), "{err}");
+}
+
+#[test]
+fn record_writes_expectations_that_the_next_run_passes() {
+    let unexpected = PASSES
+        .replace("    expect: {status: success}\n", "")
+        .replace("  - expect_files: {a.txt: \"one\\n2\\n\"}\n", "");
+    let dir = suite(&[("s/rec.yaml", &unexpected)]);
+    let (code, out, err) = toolpass(dir.path(), &["record", "s/rec.yaml"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("2 expectation(s) recorded, and the final sandbox"),
+        "{out}"
+    );
+    let recorded = std::fs::read_to_string(dir.path().join("s/rec.yaml")).unwrap();
+    assert!(
+        recorded.contains(
+            "    expect:  # recorded: review against the specification\n      status: success\n"
+        ),
+        "{recorded}"
+    );
+    assert!(
+        recorded.contains("      \"a.txt\": \"one\\n2\\n\"\n    exact: true\n"),
+        "{recorded}"
+    );
+    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_run_that_selects_nothing_is_an_error_not_a_pass() {
+    let dir = suite(&[("s/ok.yaml", PASSES)]);
+    let (code, _, err) = toolpass(
+        dir.path(),
+        &["run", "--scenarios", "s", "--filter", "nope/**"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("nothing to run: no scenario matches"), "{err}");
+}
