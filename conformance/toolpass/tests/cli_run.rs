@@ -211,3 +211,20 @@ fn a_run_that_selects_nothing_is_an_error_not_a_pass() {
     assert_eq!(code, Some(2));
     assert!(err.contains("nothing to run: no scenario matches"), "{err}");
 }
+
+#[test]
+fn keep_leaves_each_sandbox_and_prints_where() {
+    let dir = suite(&[("s/ok.yaml", PASSES)]);
+    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s", "--keep"]);
+    assert_eq!(code, Some(0), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  ok  "))
+        .unwrap_or_else(|| panic!("no kept sandbox line: {out}"));
+    let kept = std::path::PathBuf::from(line.trim_start_matches("  ok  "));
+    assert_eq!(
+        std::fs::read_to_string(kept.join("a.txt")).unwrap(),
+        "one\n2\n"
+    );
+    std::fs::remove_dir_all(kept).unwrap();
+}

@@ -45,6 +45,7 @@ fn result(id: &str, verdict: Verdict, steps: Vec<StepResult>) -> ScenarioResult 
         blessed: 0,
         observed: vec![],
         sandbox_after: None,
+        kept_sandbox: None,
     }
 }
 

@@ -71,6 +71,7 @@ fn result() -> ScenarioResult {
             ("bin".into(), SandboxFile::Bytes(vec![0xff, 0])),
             ("link".into(), SandboxFile::Symlink("{root}/a.txt".into())),
         ]),
+        kept_sandbox: None,
     }
 }
 

@@ -44,6 +44,7 @@ pub(super) struct ReportArgs {
 pub(super) fn info(
     config: &RunConfig,
     filter: &FilterArgs,
+    expected_failures: Option<&Path>,
     implementation: &Implementation,
     peer: toolpass_protocol::Implementation,
     started: Instant,
@@ -64,6 +65,8 @@ pub(super) fn info(
             repeat: config.repeat,
             isolate: config.isolate,
             filters: filter.describe(),
+            expected_failures: expected_failures.map(|p| p.display().to_string()),
+            bless: config.bless,
         },
     }
 }

@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
 use toolpass::report::{Summary, text};
-use toolpass::run::{RunConfig, ScenarioResult};
+use toolpass::run::{Event, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
 use super::filter::FilterArgs;
@@ -122,7 +122,15 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let peer = probe(&supervisor).await?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
-            progress.show(&event)
+            // Progress shows a listed failure as the xfail it will be
+            // reported as; the run's problems are counted at the end.
+            match (event, &expected) {
+                (Event::Finished(mut result), Some(expected)) if !args.fix => {
+                    let _later = expected.apply(std::slice::from_mut(&mut *result), true);
+                    progress.show(&Event::Finished(result));
+                }
+                (event, _) => progress.show(&event),
+            }
         })
         .await;
         Ok::<_, anyhow::Error>((results, started, peer))
@@ -147,6 +155,16 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
     }
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    if args.keep {
+        writeln!(stdout, "--keep: the sandboxes are left in place:")
+            .context("failed to write to stdout")?;
+        for result in &results {
+            if let Some(path) = &result.kept_sandbox {
+                writeln!(stdout, "  {}  {}", result.id, path.display())
+                    .context("failed to write to stdout")?;
+            }
+        }
+    }
     if args.bless {
         let blessed: usize = results.iter().map(|r| r.blessed).sum();
         writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
@@ -155,6 +173,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let info = reports::info(
         &config,
         &args.filter,
+        args.expected_failures.as_deref(),
         supervisor.implementation(),
         peer,
         started,

@@ -28,6 +28,8 @@ pub(super) fn info() -> RunInfo {
                 tag: vec!["edit".into()],
                 ..Filters::default()
             },
+            expected_failures: Some("xfail.yaml".into()),
+            bless: false,
         },
     }
 }
@@ -79,6 +81,7 @@ fn scenario(id: &str, level: Level, verdict: Verdict, steps: Vec<StepResult>) ->
         blessed: 0,
         observed: Vec::new(),
         sandbox_after: None,
+        kept_sandbox: None,
     }
 }
 

@@ -45,6 +45,11 @@ pub struct Settings {
     pub isolate: bool,
     /// Which scenarios were selected.
     pub filters: Filters,
+    /// The `--expected-failures` file, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_failures: Option<String>,
+    /// Whether snapshots that differed were rewritten (`--bless`).
+    pub bless: bool,
 }
 
 /// The filter flags of a run; empty lists select everything.

@@ -321,7 +321,7 @@ mod tests {
         let report = fixture::render(render);
         let lines: Vec<&str> = report.lines().collect();
         assert!(lines[0].starts_with(
-            r#"{"type":"header","toolpass":"0.1.0","protocol":"toolpass/1","implementation":{"name":"toolpass-reference","version":"0.1.0","command":"/opt/toolpass-server --stdio"},"started":"2026-12-02T17:51:50Z","config":{"jobs":2,"timeout_s":30.0,"repeat":1,"isolate":false,"filters":{"filter":[],"tag":["edit"],"level":[],"area":[]}}}"#
+            r#"{"type":"header","toolpass":"0.1.0","protocol":"toolpass/1","implementation":{"name":"toolpass-reference","version":"0.1.0","command":"/opt/toolpass-server --stdio"},"started":"2026-12-02T17:51:50Z","config":{"jobs":2,"timeout_s":30.0,"repeat":1,"isolate":false,"filters":{"filter":[],"tag":["edit"],"level":[],"area":[]},"expected_failures":"xfail.yaml","bless":false}}"#
         ));
         assert_eq!(
             lines[1],

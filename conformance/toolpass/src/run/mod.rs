@@ -31,7 +31,8 @@ pub struct RunConfig {
     pub jobs: usize,
     /// One process per scenario instead of one per worker.
     pub isolate: bool,
-    /// Leave each sandbox in place (its path is in the result's `reason`).
+    /// Leave each sandbox in place (its path is the result's
+    /// `kept_sandbox`).
     pub keep: bool,
     /// How long one request may take.
     pub timeout: Duration,
@@ -154,6 +155,7 @@ impl Worker<'_> {
             blessed: 0,
             observed: Vec::new(),
             sandbox_after: None,
+            kept_sandbox: None,
         };
         let sandbox = match sandbox::Sandbox::new() {
             Ok(sandbox) => sandbox,
@@ -204,12 +206,7 @@ impl Worker<'_> {
             self.shutdown().await;
         }
         if self.config.keep {
-            let kept = sandbox.keep();
-            let note = format!("sandbox kept at {}", kept.display());
-            result.reason = Some(match result.reason.take() {
-                Some(reason) => format!("{reason}; {note}"),
-                None => note,
-            });
+            result.kept_sandbox = Some(sandbox.keep());
         }
         result.duration = started.elapsed();
         result

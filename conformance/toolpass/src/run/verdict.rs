@@ -193,6 +193,9 @@ pub struct ScenarioResult {
     /// Every Outcome received (`toolpass record`).
     #[serde(skip)]
     pub observed: Vec<super::Observed>,
+    /// Where the sandbox was left (`--keep`).
+    #[serde(skip)]
+    pub kept_sandbox: Option<PathBuf>,
     /// What the sandbox held at the end, sorted by path, when the run was
     /// asked to record it.
     #[serde(skip)]
