@@ -63,7 +63,9 @@ pub struct FileEntry {
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FsAction {
-    /// Create or replace files (parent directories are created).
+    /// Create or replace files (parent directories are created). An
+    /// existing regular file is rewritten in place and keeps its inode (as
+    /// `>` in a shell); `delete` it first to get a new file.
     Write(BTreeMap<RelPath, FileEntry>),
     /// Append text or bytes to files (created when missing). No mode, no
     /// symlink.

@@ -100,7 +100,8 @@ impl Server {
     fn initialize(&self, request: &Request) -> Result<Value, ResponseError> {
         let _params = request.params::<method::Initialize>()?;
         let toolpass = (self.mode == Mode::Toolpass).then(|| {
-            let mut features = vec![Feature::Sessions, Feature::PriorRead];
+            // The scheduler spills large outputs to files (persistedOutputPath).
+            let mut features = vec![Feature::Sessions, Feature::PriorRead, Feature::SpillFiles];
             features.extend(
                 FaultPoint::ALL
                     .iter()

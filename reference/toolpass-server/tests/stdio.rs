@@ -162,6 +162,7 @@ fn initialize_advertises_toolpass_1_and_its_features() {
         "prior_read",
         "fault:fs.stat",
         "fault:write.before_commit",
+        "spill_files",
     ] {
         assert!(
             features.contains(&json!(feature)),

@@ -64,13 +64,13 @@ impl Sandbox {
             let path = self.path(rel);
             let io = |e: io::Error| io_failure(rel, "write", &e);
             make_parent(&path).map_err(io)?;
-            remove_any(&path).map_err(io)?;
             match &entry.content {
                 Content::Symlink(target) => {
                     let target = vars.substitute(target).map_err(|e| placeholder(rel, &e))?;
+                    remove_any(&path).map_err(io)?;
                     std::os::unix::fs::symlink(target, &path).map_err(io)?;
                 }
-                content => fs::write(&path, bytes(content, vars, rel)?).map_err(io)?,
+                content => write_file(&path, &bytes(content, vars, rel)?).map_err(io)?,
             }
             if let Some(mode) = entry.mode {
                 set_mode(&path, mode).map_err(io)?;
@@ -325,6 +325,30 @@ fn io_failure(rel: &RelPath, action: &str, error: &io::Error) -> Failure {
     )
 }
 
+/// Writes a regular file in place when one is there, so it keeps its inode
+/// and a tool layer that keys its read records by inode sees *this* file
+/// changed (deterministically, rather than whenever the filesystem happens
+/// to reuse the number); anything else at the path is replaced.
+fn write_file(path: &Path, data: &[u8]) -> io::Result<()> {
+    let regular = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    if regular
+        && fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .and_then(|mut f| {
+                use std::io::Write as _;
+                f.write_all(data)
+            })
+            .is_ok()
+    {
+        return Ok(());
+    }
+    // A read-only file cannot be opened for writing: the world replaces it.
+    remove_any(path)?;
+    fs::write(path, data)
+}
+
 fn make_parent(path: &Path) -> io::Result<()> {
     path.parent().map_or(Ok(()), fs::create_dir_all)
 }
@@ -374,5 +398,39 @@ fn file_type(metadata: &fs::Metadata) -> &'static str {
         "directory"
     } else {
         "file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::MetadataExt as _;
+
+    use super::*;
+
+    #[test]
+    fn writing_an_existing_file_keeps_its_inode_and_a_read_only_one_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "one\n").unwrap();
+        let inode = fs::metadata(&path).unwrap().ino();
+        write_file(&path, b"two\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two\n");
+        assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
+
+        set_mode(&path, Mode(0o444)).unwrap();
+        write_file(&path, b"three\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"three\n");
+    }
+
+    #[test]
+    fn writing_over_a_symlink_replaces_the_link_not_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.txt");
+        fs::write(&target, "kept\n").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_file(&link, b"new\n").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"kept\n");
+        assert!(fs::symlink_metadata(&link).unwrap().is_file());
     }
 }
