@@ -249,16 +249,26 @@ impl Player<'_> {
                 meta: None,
             },
         };
-        let answer = self
-            .connection
-            .request_value::<method::ToolsCall>(&params, self.timeout)
-            .await;
-        let value = match self.answered(answer, "call")? {
+        let value = match self.send::<method::ToolsCall>(&params, "call").await? {
             Ok(value) => value,
             Err(failure) => return Ok(vec![failure]),
         };
         self.judge_reply(value, call.expect.as_ref(), call_id, method::TOOLS_CALL)
             .await
+    }
+
+    /// Sends a request: its result, a failure of the step (a JSON-RPC error
+    /// answer) or an abort (a dead connection).
+    async fn send<M: toolpass_protocol::method::Method>(
+        &mut self,
+        params: &M::Params,
+        what: &str,
+    ) -> Result<Result<Value, Failure>, Abort> {
+        let answer = self
+            .connection
+            .request_value::<M>(params, self.timeout)
+            .await;
+        self.answered(answer, what)
     }
 
     /// Turns a request's answer into a value, a failure of the step (a
@@ -329,11 +339,7 @@ impl Player<'_> {
             session_id: session,
             calls: batch,
         };
-        let answer = self
-            .connection
-            .request_value::<method::Batch>(&params, self.timeout)
-            .await;
-        let value = match self.answered(answer, "batch")? {
+        let value = match self.send::<method::Batch>(&params, "batch").await? {
             Ok(value) => value,
             Err(failure) => return Ok(vec![failure]),
         };
@@ -399,11 +405,7 @@ impl Player<'_> {
             modified_content,
             answers,
         };
-        let answer = self
-            .connection
-            .request_value::<method::Confirm>(&params, self.timeout)
-            .await;
-        let value = match self.answered(answer, "confirm")? {
+        let value = match self.send::<method::Confirm>(&params, "confirm").await? {
             Ok(value) => value,
             Err(failure) => return Ok(vec![failure]),
         };
@@ -418,11 +420,8 @@ impl Player<'_> {
             times: fault.times,
             skip: fault.skip,
         };
-        let answer = self
-            .connection
-            .request_value::<method::Fault>(&params, self.timeout)
-            .await;
-        Ok(self.answered(answer, "fault")?.err().into_iter().collect())
+        let answer = self.send::<method::Fault>(&params, "fault").await?;
+        Ok(answer.err().into_iter().collect())
     }
 
     async fn expect_tools(&mut self, expect: &ExpectTools) -> StepOutcome {
@@ -499,11 +498,7 @@ impl Player<'_> {
                 session_id: self.session.clone(),
                 cursor: cursor.take(),
             };
-            let answer = self
-                .connection
-                .request_value::<method::ToolsList>(&params, self.timeout)
-                .await;
-            let page = match self.answered(answer, "tools")? {
+            let page = match self.send::<method::ToolsList>(&params, "tools").await? {
                 Ok(page) => page,
                 Err(failure) => return Ok(Err(failure)),
             };
