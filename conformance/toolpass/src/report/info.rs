@@ -5,7 +5,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toolpass_scenario::Level;
 
 /// What ran against what, and how.
@@ -22,7 +22,7 @@ pub struct RunInfo {
 }
 
 /// The implementation under test.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ImplementationInfo {
     /// Its `serverInfo.name`.
     pub name: String,

@@ -6,11 +6,14 @@
 //! - [`jsonl`]: one JSON object per line, for tools (schema committed).
 //! - [`junit`]: JUnit XML, for CI test tabs.
 //! - [`markdown`]: a summary for a CI step summary page.
+//!
+//! [`read`] reads a `--jsonl` report back, for `toolpass diff`.
 
 mod info;
 pub mod jsonl;
 pub mod junit;
 pub mod markdown;
+pub mod read;
 mod summary;
 pub mod text;
 

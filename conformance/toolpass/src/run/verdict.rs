@@ -9,11 +9,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toolpass_scenario::Level;
 
 /// How a step or a scenario ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every expectation held.
@@ -85,7 +87,7 @@ impl Verdict {
 }
 
 /// One expectation that did not hold, or why a step could not be judged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Failure {
     /// What was checked: `status`, `error`, `llm`, `display`,
     /// `files[src/a.txt]`, `tools`, `call`, ...
