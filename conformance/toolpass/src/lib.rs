@@ -31,6 +31,7 @@
 //! ```
 
 mod connection;
+pub mod diff;
 mod error;
 pub mod expected;
 mod implementation;

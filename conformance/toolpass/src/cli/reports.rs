@@ -129,7 +129,7 @@ impl ReportArgs {
         } else {
             std::io::stdout().is_terminal()
         };
-        Style::new(terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()))
+        Style::for_terminal(terminal)
     }
 
     /// Writes every report asked for. One that cannot be written does not

@@ -10,7 +10,7 @@ use super::{Filters, ImplementationInfo, Report, RunInfo, Settings, Summary};
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
 
 /// The run the fixture results came from.
-pub(super) fn info() -> RunInfo {
+pub(crate) fn info() -> RunInfo {
     RunInfo {
         toolpass: "0.1.0".into(),
         implementation: ImplementationInfo {
@@ -90,7 +90,7 @@ fn passing(index: usize, line: u32) -> StepResult {
 }
 
 /// One result per verdict, sorted by id as a run returns them.
-pub(super) fn results() -> Vec<ScenarioResult> {
+pub(crate) fn results() -> Vec<ScenarioResult> {
     let crlf = Failure::diff(
         "files[src/a.txt]",
         "the file's bytes differ",
@@ -200,17 +200,17 @@ pub(super) fn results() -> Vec<ScenarioResult> {
 }
 
 /// The summary of [`results`].
-pub(super) fn summary(results: &[ScenarioResult]) -> Summary {
+pub(crate) fn summary(results: &[ScenarioResult]) -> Summary {
     Summary::new(results, ms(1234), Vec::new())
 }
 
 /// Renders the fixture run with `render`.
-pub(super) fn render(render: impl Fn(&Report<'_>) -> String) -> String {
+pub(crate) fn render(render: impl Fn(&Report<'_>) -> String) -> String {
     render_results(&results(), render)
 }
 
 /// Renders a run of `results` with `render`.
-pub(super) fn render_results(
+pub(crate) fn render_results(
     results: &[ScenarioResult],
     render: impl Fn(&Report<'_>) -> String,
 ) -> String {

@@ -18,7 +18,7 @@ mod summary;
 pub mod text;
 
 #[cfg(test)]
-mod fixture;
+pub(crate) mod fixture;
 
 pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
 pub use summary::{Score, Summary};
@@ -54,7 +54,7 @@ fn first_failure(result: &ScenarioResult) -> Option<(&StepResult, Option<&Failur
 
 /// One line saying why the scenario did not pass: its first failure's
 /// headline, else the first line of its reason; empty for a pass.
-fn headline(result: &ScenarioResult) -> String {
+pub(crate) fn headline(result: &ScenarioResult) -> String {
     if result.verdict == Verdict::Xpass {
         return "xpass: listed as an expected failure, but it passed".into();
     }

@@ -24,6 +24,8 @@ use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
 /// A report as read from a file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadReport {
+    /// The file it was read from, as given.
+    pub file: String,
     /// The header: what ran against what.
     pub header: ReadHeader,
     /// The scenario results in file order, each with its steps.
@@ -251,6 +253,7 @@ pub fn parse(file: &str, text: &str) -> Result<ReadReport, ReadError> {
         ));
     }
     Ok(ReadReport {
+        file: file.to_owned(),
         header,
         results,
         passed: footer.passed,

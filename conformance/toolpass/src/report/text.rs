@@ -21,7 +21,14 @@ impl Style {
         Style { color }
     }
 
-    fn paint(self, code: &str, text: &str) -> String {
+    /// Colours when the output is a `terminal`, unless `NO_COLOR` is set
+    /// (and not empty).
+    pub fn for_terminal(terminal: bool) -> Style {
+        Style::new(terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()))
+    }
+
+    /// `text` with the SGR `code` (`1` bold, `2` dim, `31` red...).
+    pub(crate) fn paint(self, code: &str, text: &str) -> String {
         if self.color {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
