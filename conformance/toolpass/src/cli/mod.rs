@@ -1,9 +1,11 @@
 //! The subcommands and their flags (clap derive), and the dispatch from a
 //! parsed command line to the code that carries it out.
 //!
-//! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load),
-//! 2 the runner itself could not do what was asked.
+//! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load;
+//! for `diff`, something is newly failing), 2 the runner itself could not
+//! do what was asked (for `diff`, a report cannot be read).
 
+mod diff;
 mod filter;
 mod list;
 mod progress;
@@ -46,6 +48,13 @@ enum Command {
     /// Run one scenario and write what the implementation answered into
     /// the file as expectations, for review.
     Record(record::RecordArgs),
+    /// Compare two runs' `--jsonl` reports: what is newly failing or
+    /// passing, changed, removed, added, slower or faster.
+    ///
+    /// Scenarios are keyed by id (and repetition, when both runs repeated
+    /// them), steps by `id#index`. Exit 0 when nothing is newly failing, 1
+    /// when anything is (a regression), 2 when a report cannot be read.
+    Diff(diff::DiffArgs),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -57,6 +66,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List(args) => list::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Record(args) => record::run(&args),
+        Command::Diff(args) => diff::run(&args),
     }
 }
 
