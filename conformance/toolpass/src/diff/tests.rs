@@ -138,8 +138,8 @@ added (1)
   edit/new (pass)
 
 slower (1)
-  edit/known: 12.0 ms → 212.0 ms (×17.67)
-    #2 `call edit`: 3.0 ms → 190.0 ms (×63.33)
+  edit/known: 12.0 ms → 212.0 ms (+200.0 ms, ×17.67)
+    #2 `call edit`: 3.0 ms → 190.0 ms (+187.0 ms, ×63.33)
 
 regression: 1 newly failing, 1 newly passing, 1 verdict changed, 1 message changed, 1 \
 removed, 1 added, 1 slower; 8 scenario results compared

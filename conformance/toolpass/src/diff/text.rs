@@ -166,9 +166,15 @@ fn messages(before: &State, after: &State, indent: &str, style: Style) -> String
     out
 }
 
-/// `12.0 ms → 140.0 ms (×11.67)`.
+/// `12.0 ms → 140.0 ms (+128.0 ms, ×11.67)`; the ratio only when both
+/// durations are 1 ms or more.
 fn timing(before: &State, after: &State) -> String {
     let (a, b) = (before.duration_ms, after.duration_ms);
-    let ratio = b.max(1.0) / a.max(1.0);
-    format!("{a:.1} ms → {b:.1} ms (×{ratio:.2})")
+    let sign = if b < a { '−' } else { '+' };
+    let mut text = format!("{a:.1} ms → {b:.1} ms ({sign}{:.1} ms", (b - a).abs());
+    if a >= 1.0 && b >= 1.0 {
+        let _ = write!(text, ", ×{:.2}", b / a);
+    }
+    text.push(')');
+    text
 }
