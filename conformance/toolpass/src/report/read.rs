@@ -3,7 +3,7 @@
 //! and the footer, checked line by line so a broken file is an error that
 //! says `file:line: what is wrong`.
 //!
-//! Fields a newer runner adds are ignored; a line of an unknown `type`, a
+//! Fields a newer runner adds, and blank lines, are ignored; a line of an unknown `type`, a
 //! missing or repeated header, steps without their `scenario` line, a
 //! missing footer or one that counts other results, and a last line cut
 //! short are errors.
@@ -145,6 +145,9 @@ pub fn parse(file: &str, text: &str) -> Result<ReadReport, ReadError> {
     for (n, raw) in text.lines().enumerate() {
         let n = n + 1;
         let at = |message: String| error(Some(n), message);
+        if raw.trim().is_empty() {
+            continue;
+        }
         let truncated = n == count && !text.ends_with('\n');
         let value: Value = match serde_json::from_str(raw) {
             Ok(value) => value,
@@ -405,12 +408,17 @@ mod tests {
     }
 
     #[test]
-    fn fields_a_newer_runner_adds_are_ignored() {
+    fn fields_a_newer_runner_adds_and_blank_lines_are_ignored() {
         let text = edited(|lines| {
             for line in lines.iter_mut() {
                 *line = line.replacen('{', r#"{"new_field":[1,2],"#, 1);
             }
         });
         assert_eq!(parse_text(&text).unwrap().results.len(), 9);
+        let spaced = fixture::render(jsonl::render).replace('\n', "\n\n");
+        assert_eq!(
+            parse_text(&spaced).unwrap().results,
+            parse_text(&text).unwrap().results
+        );
     }
 }
