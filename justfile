@@ -27,3 +27,7 @@ fuzz TARGET="matcher" *ARGS:
 bench-grep:
     cargo fetch
     cargo bench -p toolpass-benches --bench grep
+
+# Install an adapter's pinned peer package (npm ci, no install scripts, scratch HOME).
+adapter-setup NAME:
+    cd conformance/adapters/{{NAME}} && HOME="$(mktemp -d)" npm ci --ignore-scripts --no-audit --no-fund

@@ -1,6 +1,7 @@
 //! What Qwen's `CoreToolScheduler` does around one call, minus the model
 //! loop: find the tool, build the invocation (a build failure is the bare
-//! message, as `createErrorResponse` sends it), run it, replace an empty
+//! message, as `createErrorResponse` sends it), run it (a failure reaches
+//! the model as its error message, as Qwen's scheduler sends it), replace an empty
 //! output with Qwen's "completed with no output" marker, and hold the output
 //! to its budget: the tool's own `maxOutputChars` with no line cap, or the
 //! session's threshold and line cap (seed §3.5, §11).
@@ -49,6 +50,15 @@ pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOut
         Ok(invocation) => invocation.execute(session),
         Err(error) => error.into_result(),
     };
+    // Qwen's scheduler answers a failed call with the error's message, not
+    // the tool's llmContent (`createErrorResponse(new Error(
+    // toolResult.error.message))` in coreToolScheduler.ts): that message is
+    // what the model reads.
+    if let Some(failure) = &result.error
+        && failure.message != result.llm_content
+    {
+        result.llm_content = failure.message.clone();
+    }
     // Qwen's `truncateLlmContent`: the model is never handed an empty
     // result, which it could mistake for a lost one.
     if !result.is_error() && result.llm_content.trim().is_empty() {
@@ -198,6 +208,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let session = Session::new(dir.path(), config).unwrap();
         (dir, session)
+    }
+
+    #[test]
+    fn a_failed_call_reaches_the_model_as_its_error_message() {
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let path = session.sandbox().root().join("nope.txt");
+        let result = execute_call(
+            &session,
+            "read_file",
+            &serde_json::json!({"file_path": path}),
+        )
+        .result;
+        // read_file's own llmContent is "Could not read file because no file
+        // was found at the specified path."; Qwen's scheduler sends the
+        // message instead.
+        assert_eq!(
+            result.llm_content,
+            format!("File not found: {}", path.display())
+        );
     }
 
     #[test]

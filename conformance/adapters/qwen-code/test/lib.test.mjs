@@ -1,0 +1,59 @@
+// The adapter's pure parts, without the Qwen bundle: locating exports by
+// their `export {...}` blocks, and mapping a response to an Outcome.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'node:test';
+
+import { indexExports, load } from '../lib/chunks.mjs';
+import { toDescriptor, toOutcome } from '../lib/outcome.mjs';
+
+test('exports are found by name whatever the chunk is called', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chunks-'));
+  fs.writeFileSync(path.join(dir, 'chunk-AB12.js'), 'const a = 1;\nfunction b() { return 2; }\nexport {\n  a as Config,\n  b\n};\n');
+  fs.writeFileSync(path.join(dir, 'chunk-ZZ99.js'), 'const c = 3;\nexport { c as executeToolCall };\n');
+  const index = indexExports(dir);
+  assert.equal(path.basename(index.get('Config')), 'chunk-AB12.js');
+  assert.equal(path.basename(index.get('b')), 'chunk-AB12.js');
+  const loaded = await load(index, ['Config', 'executeToolCall']);
+  assert.deepEqual(loaded, { Config: 1, executeToolCall: 3 });
+  await assert.rejects(load(index, ['Config', 'Nope']), /exports no Nope/);
+});
+
+test('a success carries the output as llmContent and one text block', () => {
+  const outcome = toOutcome({ responseParts: [{ functionResponse: { response: { output: 'ok\n' } } }] });
+  assert.deepEqual(outcome, {
+    content: [{ type: 'text', text: 'ok\n' }],
+    isError: false,
+    _meta: { toolpass: { status: 'success', llmContent: 'ok\n' } },
+  });
+});
+
+test("an error carries Qwen's errorType as the canonical code", () => {
+  const outcome = toOutcome({
+    responseParts: [{ functionResponse: { response: { error: 'File not found: /x' } } }],
+    error: new Error('File not found: /x'),
+    errorType: 'file_not_found',
+  });
+  assert.equal(outcome.isError, true);
+  assert.deepEqual(outcome._meta.toolpass, {
+    status: 'error',
+    llmContent: 'File not found: /x',
+    error: { code: 'file_not_found', message: 'File not found: /x' },
+  });
+});
+
+test('a declaration becomes an MCP tool with its kind under _meta.toolpass', () => {
+  const descriptor = toDescriptor(
+    { name: 'edit', description: 'Edits', parametersJsonSchema: { type: 'object', required: ['file_path'] } },
+    { kind: 'edit', shouldDefer: false, alwaysLoad: true },
+  );
+  assert.deepEqual(descriptor, {
+    name: 'edit',
+    description: 'Edits',
+    inputSchema: { type: 'object', required: ['file_path'] },
+    _meta: { toolpass: { kind: 'edit', deferred: false, alwaysLoad: true } },
+  });
+});
