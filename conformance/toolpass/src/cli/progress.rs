@@ -40,7 +40,7 @@ impl Progress {
         });
         Progress {
             bar,
-            style: Style::new(terminal),
+            style: Style::for_terminal(terminal),
             total,
             state: Mutex::new(State::default()),
         }
