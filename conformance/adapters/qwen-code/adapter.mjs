@@ -76,8 +76,32 @@ async function openSession({ root, config = {} }) {
   });
   await settings.initialize({ skipHooks: true, skipMcpDiscovery: true, skipFileCheckpointing: true });
   await settings.getToolRegistry().warmAll();
-  sessions.set(sessionId, { config: settings, calls: 0 });
+  const current = { config: settings, calls: 0, resultFilePaths: undefined };
+  observeResultFilePaths(settings.getToolRegistry(), current);
+  sessions.set(sessionId, current);
   return { sessionId };
+}
+
+/**
+ * `resultFilePaths` is part of Qwen's ToolResult but not of what
+ * `executeToolCall` returns, so each tool's `build` is wrapped to note it
+ * as the invocation's `execute` returns. The wrappers pass every argument
+ * and result through untouched: Qwen behaves exactly as unwrapped.
+ */
+function observeResultFilePaths(registry, current) {
+  for (const tool of registry.getAllTools()) {
+    const build = tool.build.bind(tool);
+    tool.build = (...args) => {
+      const invocation = build(...args);
+      const execute = invocation.execute.bind(invocation);
+      invocation.execute = async (...rest) => {
+        const result = await execute(...rest);
+        current.resultFilePaths = result?.resultFilePaths;
+        return result;
+      };
+      return invocation;
+    };
+  }
 }
 
 function session(id) {
@@ -105,8 +129,9 @@ async function callTool({ name, arguments: args = {}, _meta }) {
     isClientInitiated: false,
     prompt_id: `${context.sessionId}-${current.calls}`,
   };
+  current.resultFilePaths = undefined;
   const response = await qwen.executeToolCall(current.config, request, new AbortController().signal);
-  return toOutcome(response);
+  return toOutcome(response, { resultFilePaths: current.resultFilePaths });
 }
 
 const methods = {

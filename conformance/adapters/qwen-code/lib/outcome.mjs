@@ -10,7 +10,11 @@ function modelText(response) {
   return '';
 }
 
-export function toOutcome(response) {
+/**
+ * `observed` carries what the adapter saw besides the response:
+ * `resultFilePaths`, the files the tool's result names.
+ */
+export function toOutcome(response, observed = {}) {
   const llmContent = modelText(response);
   const failed = Boolean(response?.error) || Boolean(response?.errorType);
   const toolpass = { status: failed ? 'error' : 'success', llmContent };
@@ -19,6 +23,9 @@ export function toOutcome(response) {
       code: response.errorType ?? 'unknown',
       message: response.error?.message ?? llmContent,
     };
+  }
+  if (!failed && Array.isArray(observed.resultFilePaths)) {
+    toolpass.resultFilePaths = observed.resultFilePaths;
   }
   return {
     content: llmContent === '' ? [] : [{ type: 'text', text: llmContent }],

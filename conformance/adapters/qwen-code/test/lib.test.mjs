@@ -57,3 +57,10 @@ test('a declaration becomes an MCP tool with its kind under _meta.toolpass', () 
     _meta: { toolpass: { kind: 'edit', deferred: false, alwaysLoad: true } },
   });
 });
+
+test('observed resultFilePaths ride along on a success only', () => {
+  const ok = toOutcome({ responseParts: [{ functionResponse: { response: { output: 'x' } } }] }, { resultFilePaths: ['/r/a.txt'] });
+  assert.deepEqual(ok._meta.toolpass.resultFilePaths, ['/r/a.txt']);
+  const failed = toOutcome({ error: new Error('no'), errorType: 'x', responseParts: [] }, { resultFilePaths: ['/r/a.txt'] });
+  assert.equal(failed._meta.toolpass.resultFilePaths, undefined);
+});
