@@ -28,9 +28,16 @@ pub(crate) struct Sandbox {
 impl Sandbox {
     /// A new empty sandbox. Its root is canonical, because that is the path
     /// an implementation resolves every argument to and shows the model.
+    ///
+    /// The root is `root/` inside a private temporary directory: an
+    /// implementation that does not confine paths and follows a scenario's
+    /// escape (`{root}/../x`, `{root}-x`) writes into that directory, which
+    /// is removed with the sandbox, rather than into the shared `/tmp`.
     pub(crate) fn new() -> io::Result<Sandbox> {
         let dir = tempfile::Builder::new().prefix("toolpass-").tempdir()?;
-        let root = dir.path().canonicalize()?;
+        let root = dir.path().join("root");
+        fs::create_dir(&root)?;
+        let root = root.canonicalize()?;
         Ok(Sandbox {
             dir: Some(dir),
             root,
@@ -42,7 +49,7 @@ impl Sandbox {
         &self.root
     }
 
-    /// Leaves the directory in place (`--keep`) and returns its path.
+    /// Leaves the directory in place (`--keep`) and returns the root's path.
     pub(crate) fn keep(mut self) -> PathBuf {
         if let Some(dir) = self.dir.take() {
             let _kept = dir.keep();
