@@ -169,17 +169,23 @@ async fn an_error_response_leaves_the_connection_usable() {
     drop_and_check(connection).await;
 }
 
-async fn a_crash_on_the_nth_call_reports_the_exit_status() {
-    let mut connection = connect("crash:2").await;
-    call(&mut connection, "ping").await.unwrap();
-    let pid = connection.pid();
-    let error = call(&mut connection, "ping").await.unwrap_err();
+/// The exit status of a call that ended in a crash; any other error fails.
+fn crash_status(error: &CallError) -> std::process::ExitStatus {
     let CallErrorKind::Crash {
         status: Some(status),
     } = error.kind()
     else {
         panic!("expected a crash with a status, got {error}");
     };
+    *status
+}
+
+async fn a_crash_on_the_nth_call_reports_the_exit_status() {
+    let mut connection = connect("crash:2").await;
+    call(&mut connection, "ping").await.unwrap();
+    let pid = connection.pid();
+    let error = call(&mut connection, "ping").await.unwrap_err();
+    let status = crash_status(&error);
     assert_eq!(status.code(), Some(3));
     assert!(
         error.to_string().contains("exited before answering"),
@@ -290,12 +296,7 @@ async fn a_server_that_exits_after_initialize_crashes_the_next_call() {
     let mut connection = connect("exit-after-initialize").await;
     let pid = connection.pid();
     let error = call(&mut connection, "ping").await.unwrap_err();
-    let CallErrorKind::Crash {
-        status: Some(status),
-    } = error.kind()
-    else {
-        panic!("expected a crash with a status, got {error}");
-    };
+    let status = crash_status(&error);
     assert!(status.success(), "{status}");
     assert_tail(&error, "leaving after initialize");
     assert_gone(pid).await;
