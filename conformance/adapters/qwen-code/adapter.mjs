@@ -7,20 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { callContext, claimStdout, RpcError, runAdapter, Sessions } from '../common/server.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
-import { RpcError, serve } from './lib/framing.mjs';
 import { toDescriptor, toOutcome } from './lib/outcome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, 'node_modules', '@qwen-code', 'qwen-code');
 
-// Qwen writes logs and telemetry to stdout/stderr in places; stdout must
-// carry protocol lines only.
-const protocolOut = process.stdout.write.bind(process.stdout);
-console.log = (...args) => process.stderr.write(args.join(' ') + '\n');
-console.info = console.log;
-console.debug = console.log;
-console.warn = console.log;
+// Qwen logs to the console in places; stdout must carry protocol lines only.
+const output = claimStdout();
 
 if (!fs.existsSync(path.join(pkg, 'chunks'))) {
   process.stderr.write(
@@ -31,8 +26,11 @@ if (!fs.existsSync(path.join(pkg, 'chunks'))) {
 const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
 const qwen = await load(indexExports(path.join(pkg, 'chunks')), ['Config', 'executeToolCall']);
 
-/** What this adapter can do through Qwen: prior reads are Qwen's own. */
-const FEATURES = ['sessions', 'prior_read'];
+/**
+ * What this adapter can do through Qwen: prior reads are Qwen's own, and
+ * spilled output is Qwen's `persistedOutputFiles`.
+ */
+const FEATURES = ['sessions', 'prior_read', 'spill_files'];
 
 /** Session config keys that are Qwen Config params of the same name. */
 const PASSED_THROUGH = [
@@ -42,8 +40,7 @@ const PASSED_THROUGH = [
   'approvalMode',
 ];
 
-const sessions = new Map();
-let nextSession = 0;
+const sessions = new Sessions('qwen');
 
 async function openSession({ root, config = {} }) {
   if (typeof root !== 'string' || !path.isAbsolute(root)) {
@@ -57,7 +54,19 @@ async function openSession({ root, config = {} }) {
     throw new RpcError(-32602, `config keys this adapter cannot map onto Qwen: ${unknown.join(', ')}`);
   }
   const passed = Object.fromEntries(PASSED_THROUGH.filter((k) => k in config).map((k) => [k, config[k]]));
-  const sessionId = `qwen-${++nextSession}`;
+  const current = { config: undefined, calls: 0, resultFilePaths: undefined };
+  const sessionId = sessions.add(current);
+  try {
+    current.config = await newConfig(sessionId, root, passed);
+  } catch (e) {
+    sessions.close(sessionId);
+    throw e;
+  }
+  observeResultFilePaths(current.config.getToolRegistry(), current);
+  return { sessionId };
+}
+
+async function newConfig(sessionId, root, passed) {
   const settings = new qwen.Config({
     sessionId,
     targetDir: root,
@@ -76,10 +85,7 @@ async function openSession({ root, config = {} }) {
   });
   await settings.initialize({ skipHooks: true, skipMcpDiscovery: true, skipFileCheckpointing: true });
   await settings.getToolRegistry().warmAll();
-  const current = { config: settings, calls: 0, resultFilePaths: undefined };
-  observeResultFilePaths(settings.getToolRegistry(), current);
-  sessions.set(sessionId, current);
-  return { sessionId };
+  return settings;
 }
 
 /**
@@ -104,23 +110,17 @@ function observeResultFilePaths(registry, current) {
   }
 }
 
-function session(id) {
-  const found = sessions.get(id);
-  if (!found) throw new RpcError(-32010, `unknown session ${id}`);
-  return found;
-}
-
 function listTools({ sessionId }) {
-  const registry = session(sessionId).config.getToolRegistry();
+  const registry = sessions.get(sessionId).config.getToolRegistry();
   const byName = new Map(registry.getAllTools().map((t) => [t.name, t]));
   const tools = registry.getFunctionDeclarations().map((d) => toDescriptor(d, byName.get(d.name)));
   return { tools };
 }
 
-async function callTool({ name, arguments: args = {}, _meta }) {
-  const context = _meta?.toolpass;
-  if (!context) throw new RpcError(-32602, 'tools/call needs _meta.toolpass {sessionId, callId}');
-  const current = session(context.sessionId);
+async function callTool(params) {
+  const { name, arguments: args = {} } = params;
+  const context = callContext(params);
+  const current = sessions.get(context.sessionId);
   current.calls += 1;
   const request = {
     callId: context.callId ?? `call-${current.calls}`,
@@ -134,28 +134,15 @@ async function callTool({ name, arguments: args = {}, _meta }) {
   return toOutcome(response, { resultFilePaths: current.resultFilePaths });
 }
 
-const methods = {
-  initialize: () => ({
-    protocolVersion: 'toolpass/1',
-    serverInfo: { name: 'qwen-code', version },
-    capabilities: { tools: {}, toolpass: { version: 1, features: FEATURES } },
-  }),
-  'toolpass/session.open': openSession,
-  'toolpass/session.close': ({ sessionId }) => {
-    sessions.delete(sessionId);
-    return {};
+await runAdapter(
+  {
+    name: 'qwen-code',
+    version,
+    features: FEATURES,
+    openSession,
+    closeSession: ({ sessionId }) => sessions.close(sessionId),
+    listTools,
+    callTool,
   },
-  'tools/list': listTools,
-  'tools/call': callTool,
-};
-
-await serve(
-  async (method, params) => {
-    const handler = methods[method];
-    if (!handler) throw new RpcError(-32601, `method not found: ${method}`);
-    return handler(params);
-  },
-  process.stdin,
-  { write: protocolOut },
+  output,
 );
-process.exit(0);

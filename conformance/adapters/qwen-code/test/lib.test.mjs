@@ -8,7 +8,7 @@ import path from 'node:path';
 import test from 'node:test';
 
 import { indexExports, load } from '../lib/chunks.mjs';
-import { toDescriptor, toOutcome } from '../lib/outcome.mjs';
+import { toDescriptor, toDisplay, toOutcome } from '../lib/outcome.mjs';
 
 test('exports are found by name whatever the chunk is called', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chunks-'));
@@ -63,4 +63,43 @@ test('observed resultFilePaths ride along on a success only', () => {
   assert.deepEqual(ok._meta.toolpass.resultFilePaths, ['/r/a.txt']);
   const failed = toOutcome({ error: new Error('no'), errorType: 'x', responseParts: [] }, { resultFilePaths: ['/r/a.txt'] });
   assert.equal(failed._meta.toolpass.resultFilePaths, undefined);
+});
+
+test("an edit's FileDiff becomes a diff display with Qwen's model stat", () => {
+  const outcome = toOutcome({
+    responseParts: [{ functionResponse: { response: { output: 'ok' } } }],
+    resultDisplay: {
+      fileDiff: '--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n',
+      fileName: 'd.txt',
+      filePath: '/r/d.txt',
+      originalContent: 'old\n',
+      newContent: 'new\n',
+      diffStat: { model_added_lines: 1, model_removed_lines: 1 },
+    },
+  });
+  assert.deepEqual(outcome._meta.toolpass.display, {
+    type: 'diff',
+    path: '/r/d.txt',
+    old: 'old\n',
+    new: 'new\n',
+    stat: { addedLines: 1, removedLines: 1 },
+    diff: '--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n',
+  });
+});
+
+test('a created file has no old content; the stat is counted off the diff when Qwen gives none', () => {
+  const display = toDisplay({ fileDiff: '--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n', fileName: 'n.txt', originalContent: null, newContent: 'x\ny\n' });
+  assert.deepEqual(display, { type: 'diff', path: 'n.txt', new: 'x\ny\n', stat: { addedLines: 2, removedLines: 0 }, diff: '--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n' });
+});
+
+test('text displays, spilled output, and displays with no toolpass form', () => {
+  const outcome = toOutcome({
+    responseParts: [{ functionResponse: { response: { output: 'cut' } } }],
+    resultDisplay: 'Found 3 matches',
+    persistedOutputFiles: ['/home/x/.qwen/tmp/h/grep.output'],
+  });
+  assert.deepEqual(outcome._meta.toolpass.display, { type: 'text', text: 'Found 3 matches' });
+  assert.equal(outcome._meta.toolpass.persistedOutputPath, '/home/x/.qwen/tmp/h/grep.output');
+  assert.equal(toDisplay({ ansiOutput: [] }), undefined);
+  assert.equal(toDisplay(''), undefined);
 });

@@ -1,0 +1,86 @@
+// The toolpass/1 server every Node adapter runs: initialize, sessions,
+// tools/list and tools/call dispatched to the adapter's own functions.
+// stdout carries protocol lines only, so console output goes to stderr
+// (peers log from deep inside their tools).
+
+import { RpcError, serve } from './framing.mjs';
+
+export { RpcError };
+
+/** Sends console.* to stderr; returns a writer for protocol lines. */
+export function claimStdout() {
+  const protocolOut = process.stdout.write.bind(process.stdout);
+  const toStderr = (...args) => process.stderr.write(args.join(' ') + '\n');
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+  return { write: protocolOut };
+}
+
+/**
+ * A session table: `open(id, params)` builds the peer's per-session state;
+ * an unknown id is -32010, as toolpass/1 says.
+ */
+export class Sessions {
+  constructor(prefix) {
+    this.prefix = prefix;
+    this.byId = new Map();
+    this.next = 0;
+  }
+
+  add(state) {
+    const id = `${this.prefix}-${++this.next}`;
+    this.byId.set(id, state);
+    return id;
+  }
+
+  get(id) {
+    const found = this.byId.get(id);
+    if (!found) throw new RpcError(-32010, `unknown session ${id}`);
+    return found;
+  }
+
+  close(id) {
+    this.byId.delete(id);
+  }
+}
+
+/** The `_meta.toolpass` call context, required on every tools/call. */
+export function callContext(params) {
+  const context = params?._meta?.toolpass;
+  if (!context) throw new RpcError(-32602, 'tools/call needs _meta.toolpass {sessionId, callId}');
+  return context;
+}
+
+/**
+ * Serves toolpass/1 until stdin closes, then exits.
+ * `adapter`: {name, version, features, openSession(params) -> {sessionId},
+ * closeSession(params), listTools(params) -> {tools}, callTool(params) -> Outcome}.
+ */
+export async function runAdapter(adapter, output = claimStdout()) {
+  const methods = {
+    initialize: () => ({
+      protocolVersion: 'toolpass/1',
+      serverInfo: { name: adapter.name, version: adapter.version },
+      capabilities: { tools: {}, toolpass: { version: 1, features: adapter.features } },
+    }),
+    'toolpass/session.open': (p) => adapter.openSession(p),
+    'toolpass/session.close': async (p) => {
+      await adapter.closeSession(p);
+      return {};
+    },
+    'tools/list': (p) => adapter.listTools(p),
+    'tools/call': (p) => adapter.callTool(p),
+  };
+  await serve(
+    async (method, params) => {
+      const handler = methods[method];
+      if (!handler) throw new RpcError(-32601, `method not found: ${method}`);
+      return handler(params);
+    },
+    process.stdin,
+    output,
+  );
+  process.exit(0);
+}

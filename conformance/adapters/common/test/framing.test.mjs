@@ -1,0 +1,58 @@
+// The shared toolpass/1 framing and session table, over in-memory streams.
+
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import test from 'node:test';
+
+import { RpcError, serve } from '../framing.mjs';
+import { Sessions } from '../server.mjs';
+
+async function exchange(lines, handle) {
+  const input = new PassThrough();
+  const written = [];
+  const done = serve(handle, input, { write: (s) => written.push(s) });
+  input.end(lines.join('\n') + '\n');
+  await done;
+  return written.map((s) => JSON.parse(s));
+}
+
+test('requests are answered by id; notifications and blank lines are not', async () => {
+  const replies = await exchange(
+    ['{"jsonrpc":"2.0","id":1,"method":"a"}', '', '{"jsonrpc":"2.0","method":"note"}', '{"jsonrpc":"2.0","id":"x","method":"b"}'],
+    async (method) => ({ method }),
+  );
+  assert.deepEqual(replies, [
+    { jsonrpc: '2.0', id: 1, result: { method: 'a' } },
+    { jsonrpc: '2.0', id: 'x', result: { method: 'b' } },
+  ]);
+});
+
+test('a line that is not JSON is a parse error; an RpcError keeps its code', async () => {
+  const replies = await exchange(['{nope', '{"jsonrpc":"2.0","id":2,"method":"m"}'], async () => {
+    throw new RpcError(-32601, 'method not found: m');
+  });
+  assert.equal(replies[0].id, null);
+  assert.equal(replies[0].error.code, -32700);
+  assert.match(replies[0].error.message, /parse error/);
+  assert.deepEqual(replies[1], { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found: m' } });
+});
+
+test('calls run one at a time, in order, whatever each takes', async () => {
+  const order = [];
+  const replies = await exchange(['{"jsonrpc":"2.0","id":1,"method":"slow"}', '{"jsonrpc":"2.0","id":2,"method":"fast"}'], async (m) => {
+    if (m === 'slow') await new Promise((r) => setTimeout(r, 20));
+    order.push(m);
+    return {};
+  });
+  assert.deepEqual(order, ['slow', 'fast']);
+  assert.deepEqual(replies.map((r) => r.id), [1, 2]);
+});
+
+test('an unknown session is -32010, and a closed one is unknown', () => {
+  const sessions = new Sessions('p');
+  const id = sessions.add({ n: 1 });
+  assert.equal(id, 'p-1');
+  assert.deepEqual(sessions.get(id), { n: 1 });
+  sessions.close(id);
+  assert.throws(() => sessions.get(id), (e) => e.code === -32010 && /unknown session p-1/.test(e.message));
+});
