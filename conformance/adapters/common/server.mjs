@@ -3,6 +3,8 @@
 // stdout carries protocol lines only, so console output goes to stderr
 // (peers log from deep inside their tools).
 
+import path from 'node:path';
+
 import { RpcError, serve } from './framing.mjs';
 
 export { RpcError };
@@ -44,6 +46,23 @@ export class Sessions {
   close(id) {
     this.byId.delete(id);
   }
+}
+
+/**
+ * `toolpass/session.open` for a peer whose only per-session state is its
+ * root: checks the root and refuses every config key outside `accepted`,
+ * since an ignored setting would make a scenario pass untested.
+ * Returns {sessionId}; the session's state is {root, config}.
+ */
+export function openRootSession(sessions, { root, config = {} } = {}, accepted = []) {
+  if (typeof root !== 'string' || !path.isAbsolute(root)) {
+    throw new RpcError(-32602, 'root must be an absolute path');
+  }
+  const unknown = Object.keys(config).filter((k) => !accepted.includes(k));
+  if (unknown.length > 0) {
+    throw new RpcError(-32602, `config keys this adapter cannot map onto its peer: ${unknown.join(', ')}`);
+  }
+  return { sessionId: sessions.add({ root, config }) };
 }
 
 /** The `_meta.toolpass` call context, required on every tools/call. */

@@ -1,0 +1,92 @@
+// toolpass/1 adapter for the apply_patch tool of OpenAI Codex's published
+// binary (`@openai/codex`, pinned in package.json). apply_patch is the one
+// Codex tool reachable without its model loop: the binary run under the
+// name `apply_patch` reads a patch on stdin and applies it in its cwd.
+// `edit` calls become patches (lib/patch.mjs); no other tool exists here.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { failure, toolNotRegistered } from '../common/outcome.mjs';
+import { codexVendor } from '../common/peers.mjs';
+import { runProcess } from '../common/process.mjs';
+import { callContext, claimStdout, openRootSession, runAdapter, Sessions } from '../common/server.mjs';
+import { descriptor } from '../common/tools.mjs';
+import { buildEditPatch, editArguments } from './lib/patch.mjs';
+import { toOutcome } from './lib/outcome.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const output = claimStdout();
+
+const vendor = codexVendor(here);
+if (!vendor) {
+  process.stderr.write(
+    `codex-apply-patch adapter: @openai/codex's platform binary is not installed under ${here}/node_modules; ` +
+      'run `just adapter-setup codex-apply-patch`\n',
+  );
+  process.exit(3);
+}
+
+/**
+ * Sessions only: apply_patch keeps no state between calls, so there is no
+ * prior-read check to advertise, and it has no settings a session config
+ * could carry.
+ */
+const FEATURES = ['sessions'];
+
+const EDIT = descriptor(
+  'edit',
+  "Replaces old_string with new_string in a file, sent to Codex's apply_patch as a one-hunk patch " +
+    '(an empty old_string adds the file).',
+  ['file_path', 'old_string', 'new_string', 'replace_all'],
+  ['file_path', 'old_string', 'new_string'],
+);
+
+const sessions = new Sessions('codex');
+
+/** The file's text for widening old_string to whole lines, if it can be read. */
+function currentText(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function callTool(params) {
+  const { name, arguments: args = {} } = params;
+  const { root } = sessions.get(callContext(params).sessionId);
+  if (name !== EDIT.name) return toolNotRegistered(name, [EDIT.name]);
+  const edit = editArguments(args);
+  if (!edit.ok) return failure('invalid_tool_params', edit.message);
+  const absolute = path.resolve(root, edit.path);
+  const { patch } = buildEditPatch({
+    ...edit,
+    fileText: edit.oldString === '' ? undefined : currentText(absolute),
+  });
+  const result = await runProcess(vendor.codex, [], {
+    argv0: 'apply_patch',
+    cwd: root,
+    env: process.env,
+    input: patch,
+    timeoutMs: 60_000,
+  });
+  return toOutcome(result);
+}
+
+await runAdapter(
+  {
+    name: 'codex-apply-patch',
+    version: vendor.version,
+    features: FEATURES,
+    openSession: (p) => openRootSession(sessions, p),
+    closeSession: ({ sessionId }) => sessions.close(sessionId),
+    listTools: ({ sessionId }) => {
+      sessions.get(sessionId);
+      return { tools: [EDIT] };
+    },
+    callTool,
+  },
+  output,
+);
