@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { failure, toolNotRegistered } from '../common/outcome.mjs';
+import { failure } from '../common/outcome.mjs';
 import { codexVendor } from '../common/peers.mjs';
 import { runProcess } from '../common/process.mjs';
-import { callContext, claimStdout, openRootSession, runAdapter, Sessions } from '../common/server.mjs';
-import { descriptor } from '../common/tools.mjs';
+import { claimStdout, runRootAdapter } from '../common/server.mjs';
+import { editDescriptor } from '../common/tools.mjs';
 import { buildEditPatch, editArguments } from './lib/patch.mjs';
 import { toOutcome } from './lib/outcome.mjs';
 
@@ -35,15 +35,10 @@ if (!vendor) {
  */
 const FEATURES = ['sessions'];
 
-const EDIT = descriptor(
-  'edit',
+const EDIT = editDescriptor(
   "Replaces old_string with new_string in a file, sent to Codex's apply_patch as a one-hunk patch " +
     '(an empty old_string adds the file).',
-  ['file_path', 'old_string', 'new_string', 'replace_all'],
-  ['file_path', 'old_string', 'new_string'],
 );
-
-const sessions = new Sessions('codex');
 
 /** The file's text for widening old_string to whole lines, if it can be read. */
 function currentText(file) {
@@ -54,10 +49,7 @@ function currentText(file) {
   }
 }
 
-async function callTool(params) {
-  const { name, arguments: args = {} } = params;
-  const { root } = sessions.get(callContext(params).sessionId);
-  if (name !== EDIT.name) return toolNotRegistered(name, [EDIT.name]);
+async function callEdit(name, args, root) {
   const edit = editArguments(args);
   if (!edit.ok) return failure('invalid_tool_params', edit.message);
   const absolute = path.resolve(root, edit.path);
@@ -75,18 +67,7 @@ async function callTool(params) {
   return toOutcome(result);
 }
 
-await runAdapter(
-  {
-    name: 'codex-apply-patch',
-    version: vendor.version,
-    features: FEATURES,
-    openSession: (p) => openRootSession(sessions, p),
-    closeSession: ({ sessionId }) => sessions.close(sessionId),
-    listTools: ({ sessionId }) => {
-      sessions.get(sessionId);
-      return { tools: [EDIT] };
-    },
-    callTool,
-  },
+await runRootAdapter(
+  { name: 'codex-apply-patch', version: vendor.version, features: FEATURES, tools: [EDIT], call: callEdit },
   output,
 );

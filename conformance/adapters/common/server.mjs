@@ -6,6 +6,7 @@
 import path from 'node:path';
 
 import { RpcError, serve } from './framing.mjs';
+import { toolNotRegistered } from './outcome.mjs';
 
 export { RpcError };
 
@@ -102,4 +103,34 @@ export async function runAdapter(adapter, output = claimStdout()) {
     output,
   );
   process.exit(0);
+}
+
+/**
+ * Serves an adapter whose peer keeps no state of its own between calls: a
+ * session is its root, `tools` (MCP descriptors) is the whole tool list,
+ * a call to any other name is `tool_not_registered`, and
+ * `call(name, args, root)` answers the rest with an Outcome.
+ */
+export function runRootAdapter({ name, version, features, tools, call }, output = claimStdout()) {
+  const sessions = new Sessions(name);
+  const offered = tools.map((t) => t.name);
+  return runAdapter(
+    {
+      name,
+      version,
+      features,
+      openSession: (params) => openRootSession(sessions, params),
+      closeSession: ({ sessionId }) => sessions.close(sessionId),
+      listTools: ({ sessionId }) => {
+        sessions.get(sessionId);
+        return { tools };
+      },
+      callTool: async (params) => {
+        const { root } = sessions.get(callContext(params).sessionId);
+        if (!offered.includes(params.name)) return toolNotRegistered(params.name, offered);
+        return call(params.name, params.arguments ?? {}, root);
+      },
+    },
+    output,
+  );
 }

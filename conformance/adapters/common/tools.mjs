@@ -33,3 +33,8 @@ export function descriptor(name, description, args, required) {
   );
   return { name, description, inputSchema: { type: 'object', properties, required } };
 }
+
+/** The `edit` descriptor: Qwen's arguments, with `description` saying what the peer does. */
+export function editDescriptor(description) {
+  return descriptor('edit', description, ['file_path', 'old_string', 'new_string', 'replace_all'], ['file_path', 'old_string', 'new_string']);
+}
