@@ -30,3 +30,13 @@ export function toolNotRegistered(name, offered) {
   const message = `Tool "${name}" not found in registry. Tools must use the exact names that are registered: ${offered.join(', ')}.`;
   return failure('tool_not_registered', message);
 }
+
+/**
+ * The failure for a peer program that could not run or did not finish
+ * (runProcess's `spawnError` / `timedOut`), or undefined when it ran.
+ */
+export function processFailure(result, program) {
+  if (result.spawnError) return failure('unhandled_exception', `could not run ${program}: ${result.spawnError.message}`);
+  if (result.timedOut) return failure('execution_timeout', `${program} did not finish in time`);
+  return undefined;
+}

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 
-import { failure, success, toolNotRegistered } from '../outcome.mjs';
+import { failure, processFailure, success, toolNotRegistered } from '../outcome.mjs';
 import { codexTriple, codexVendor, packageDir } from '../peers.mjs';
 import { runProcess } from '../process.mjs';
 import { openRootSession, Sessions } from '../server.mjs';
@@ -83,4 +83,10 @@ test('packages are found by resolution from the adapter, and absent ones are und
   assert.equal(codexVendor(dir, 'linux', 'arm64'), undefined);
   assert.equal(codexTriple('sunos', 'x64'), undefined);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('a program that could not run or timed out is a failure; one that ran is not', () => {
+  assert.equal(processFailure({ spawnError: new Error('ENOENT') }, 'x')._meta.toolpass.error.code, 'unhandled_exception');
+  assert.equal(processFailure({ timedOut: true }, 'x')._meta.toolpass.error.message, 'x did not finish in time');
+  assert.equal(processFailure({ code: 1 }, 'x'), undefined);
 });
