@@ -3,13 +3,15 @@
 // Codex tool reachable without its model loop: the binary run under the
 // name `apply_patch` reads a patch on stdin and applies it in its cwd.
 // `edit` calls become patches (lib/patch.mjs); no other tool exists here.
+// Each patch is applied inside Codex's workspace sandbox (see applyPatchLink).
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { failure } from '../common/outcome.mjs';
-import { codexVendor } from '../common/peers.mjs';
+import { codexVendor, inCodexSandbox } from '../common/peers.mjs';
 import { runProcess } from '../common/process.mjs';
 import { claimStdout, runRootAdapter } from '../common/server.mjs';
 import { editDescriptor } from '../common/tools.mjs';
@@ -49,6 +51,23 @@ function currentText(file) {
   }
 }
 
+/**
+ * apply_patch runs inside Codex's own sandbox with its built-in
+ * `:workspace` permission profile (the default of Codex's "auto" mode):
+ * the session root and /tmp writable, the rest of the disk read-only. The
+ * binary is reached through a link named `apply_patch` (argv0 dispatch)
+ * in the scratch HOME, so the patch goes on stdin, unbounded by argv.
+ */
+function applyPatchLink() {
+  const home = process.env.HOME ?? os.tmpdir();
+  const link = path.join(home, 'bin', 'apply_patch');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  if (!fs.existsSync(link)) fs.symlinkSync(vendor.codex, link);
+  fs.mkdirSync(process.env.CODEX_HOME ?? path.join(home, '.codex'), { recursive: true });
+  return link;
+}
+const applyPatch = applyPatchLink();
+
 async function callEdit(name, args, root) {
   const edit = editArguments(args);
   if (!edit.ok) return failure('invalid_tool_params', edit.message);
@@ -57,8 +76,7 @@ async function callEdit(name, args, root) {
     ...edit,
     fileText: edit.oldString === '' ? undefined : currentText(absolute),
   });
-  const result = await runProcess(vendor.codex, [], {
-    argv0: 'apply_patch',
+  const result = await runProcess(...inCodexSandbox(vendor, root, [applyPatch]), {
     cwd: root,
     env: process.env,
     input: patch,

@@ -48,3 +48,22 @@ export function codexVendor(adapterDir, platform = process.platform, arch = proc
   if (!fs.existsSync(codex)) return undefined;
   return { version: packageVersion(launcher), codex, rgDir: path.join(root, 'codex-path') };
 }
+
+/**
+ * `argv` run inside Codex's own sandbox with its built-in `:workspace`
+ * permission profile: `root` and /tmp writable, the rest of the disk
+ * read-only (Landlock/bubblewrap, as Codex runs its tools). Returns
+ * [file, args] for runProcess. It needs HOME's `.codex` (CODEX_HOME) to exist.
+ */
+export function inCodexSandbox(vendor, root, argv) {
+  return [vendor.codex, ['sandbox', '-P', ':workspace', '-C', root, '--', ...argv]];
+}
+
+/** A sandboxed program's stderr without the warnings Codex's sandbox launcher adds. */
+export function withoutSandboxWarnings(stderr) {
+  return stderr
+    .split('\n')
+    .filter((line) => !line.startsWith('WARNING: '))
+    .join('\n')
+    .trim();
+}

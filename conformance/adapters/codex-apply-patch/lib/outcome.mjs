@@ -6,6 +6,7 @@
 // its own words, and its text is passed through).
 
 import { failure, processFailure, success } from '../../common/outcome.mjs';
+import { withoutSandboxWarnings } from '../../common/peers.mjs';
 
 /** Canonical code -> the apply_patch failure text it stands for; the first that matches wins. */
 const CODES = {
@@ -28,6 +29,6 @@ export function toOutcome(result) {
   const unfinished = processFailure(result, 'apply_patch');
   if (unfinished) return unfinished;
   if (result.code === 0) return success(result.stdout.trimEnd());
-  const text = (result.stderr.trim() || result.stdout.trim() || `apply_patch exited with ${result.code ?? result.signal}`);
+  const text = (withoutSandboxWarnings(result.stderr) || result.stdout.trim() || `apply_patch exited with ${result.code ?? result.signal}`);
   return failure(errorCode(text), text);
 }

@@ -101,3 +101,9 @@ test('apply_patch success and failure become Outcomes with canonical codes', () 
   assert.equal(errorCode('something new'), 'execution_failed');
   assert.equal(toOutcome({ timedOut: true })._meta.toolpass.error.code, 'execution_timeout');
 });
+
+test("the sandbox launcher's warnings are not part of apply_patch's message", () => {
+  const stderr = 'WARNING: proceeding, even though we could not create PATH aliases: Refusing …\nFailed to write file /etc/passwd\n';
+  const outcome = toOutcome({ code: 1, stdout: '', stderr });
+  assert.deepEqual(outcome._meta.toolpass.error, { code: 'file_write_failure', message: 'Failed to write file /etc/passwd' });
+});

@@ -9,7 +9,7 @@ import path from 'node:path';
 import test from 'node:test';
 
 import { failure, processFailure, success, toolNotRegistered } from '../outcome.mjs';
-import { codexTriple, codexVendor, packageDir } from '../peers.mjs';
+import { codexTriple, codexVendor, inCodexSandbox, packageDir, withoutSandboxWarnings } from '../peers.mjs';
 import { runProcess } from '../process.mjs';
 import { openRootSession, Sessions } from '../server.mjs';
 import { descriptor } from '../tools.mjs';
@@ -89,4 +89,11 @@ test('a program that could not run or timed out is a failure; one that ran is no
   assert.equal(processFailure({ spawnError: new Error('ENOENT') }, 'x')._meta.toolpass.error.code, 'unhandled_exception');
   assert.equal(processFailure({ timedOut: true }, 'x')._meta.toolpass.error.message, 'x did not finish in time');
   assert.equal(processFailure({ code: 1 }, 'x'), undefined);
+});
+
+test("Codex's sandbox wraps a command, and its launcher's warnings are dropped", () => {
+  const [file, args] = inCodexSandbox({ codex: '/x/codex' }, '/r', ['/bin/tool', '-a']);
+  assert.equal(file, '/x/codex');
+  assert.deepEqual(args, ['sandbox', '-P', ':workspace', '-C', '/r', '--', '/bin/tool', '-a']);
+  assert.equal(withoutSandboxWarnings('WARNING: proceeding, even though …\nFailed to write file /etc/x\n'), 'Failed to write file /etc/x');
 });
