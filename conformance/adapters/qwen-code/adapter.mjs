@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 import { callContext, claimStdout, RpcError, runAdapter, Sessions } from '../common/server.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
+import { pickConfig } from '../common/outcome.mjs';
 import { toDescriptor, toOutcome } from './lib/outcome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,13 +48,8 @@ async function openSession({ root, config = {} }) {
     throw new RpcError(-32602, 'root must be an absolute path');
   }
   // The session config's keys are Qwen's own settings; the ones mapped are
-  // passed to Config as they are. Any other is refused rather than ignored,
-  // since an ignored threshold would make a scenario pass untested.
-  const unknown = Object.keys(config).filter((k) => !PASSED_THROUGH.includes(k));
-  if (unknown.length > 0) {
-    throw new RpcError(-32602, `config keys this adapter cannot map onto Qwen: ${unknown.join(', ')}`);
-  }
-  const passed = Object.fromEntries(PASSED_THROUGH.filter((k) => k in config).map((k) => [k, config[k]]));
+  // passed to Config as they are.
+  const passed = pickConfig(config, PASSED_THROUGH, 'Qwen');
   const current = { config: undefined, calls: 0, resultFilePaths: undefined };
   const sessionId = sessions.add(current);
   try {
