@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { pickConfig } from '../common/outcome.mjs';
-import { callContext, claimStdout, RpcError, runAdapter, Sessions } from '../common/server.mjs';
+import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
 import { GEMINI_TOOLS, MAPPABLE_CONFIG, toConfigParams, toDescriptor, toGeminiCall } from './lib/mapping.mjs';
 import { toOutcome } from './lib/outcome.mjs';
 
@@ -56,23 +56,17 @@ const NO_MODEL = new Proxy(
 
 const sessions = new Sessions('gemini');
 
-async function openSession({ root, config = {} }) {
-  if (typeof root !== 'string' || !path.isAbsolute(root)) {
-    throw new RpcError(-32602, 'root must be an absolute path');
-  }
-  const params = toConfigParams(pickConfig(config, MAPPABLE_CONFIG, 'Gemini'));
-  const current = { config: undefined, scheduler: undefined, calls: 0 };
-  const sessionId = sessions.add(current);
-  try {
-    current.config = await newConfig(sessionId, root, params);
-  } catch (e) {
-    sessions.close(sessionId);
-    throw e;
-  }
-  current.scheduler = new gemini.Scheduler({
-    context: current.config,
-    schedulerId: `toolpass-${sessionId}`,
-    getPreferredEditor: () => undefined,
+async function openSession(params) {
+  const root = sessionRoot(params);
+  const overrides = toConfigParams(pickConfig(params.config, MAPPABLE_CONFIG, 'Gemini'));
+  const session = { calls: 0 };
+  const sessionId = await sessions.open(session, async (id) => {
+    session.config = await newConfig(id, root, overrides);
+    session.scheduler = new gemini.Scheduler({
+      context: session.config,
+      schedulerId: `toolpass-${id}`,
+      getPreferredEditor: () => undefined,
+    });
   });
   return { sessionId };
 }
@@ -99,10 +93,10 @@ async function newConfig(sessionId, root, params) {
 }
 
 async function closeSession({ sessionId }) {
-  const current = sessions.get(sessionId);
+  const session = sessions.get(sessionId);
   sessions.close(sessionId);
-  current.scheduler?.dispose?.();
-  await current.config?.dispose?.();
+  session.scheduler?.dispose?.();
+  await session.config?.dispose?.();
 }
 
 function listTools({ sessionId }) {
@@ -116,17 +110,10 @@ function listTools({ sessionId }) {
 
 async function callTool(params) {
   const context = callContext(params);
-  const current = sessions.get(context.sessionId);
-  current.calls += 1;
+  const session = sessions.get(context.sessionId);
   const call = toGeminiCall(params.name, params.arguments ?? {});
-  const request = {
-    callId: context.callId ?? `call-${current.calls}`,
-    name: call.name,
-    args: call.args,
-    isClientInitiated: false,
-    prompt_id: `${context.sessionId}-${current.calls}`,
-  };
-  const [done] = await current.scheduler.schedule([request], new AbortController().signal);
+  const request = toolRequest(context, ++session.calls, call.name, call.args);
+  const [done] = await session.scheduler.schedule([request], new AbortController().signal);
   return toOutcome(done);
 }
 
