@@ -3,6 +3,8 @@
 // stdout carries protocol lines only, so console output goes to stderr
 // (peers log from deep inside their tools).
 
+import path from 'node:path';
+
 import { RpcError, serve } from './framing.mjs';
 
 export { RpcError };
@@ -35,6 +37,18 @@ export class Sessions {
     return id;
   }
 
+  /** Adds `state` and runs `init(id)`; if that fails the session is removed again. */
+  async open(state, init) {
+    const id = this.add(state);
+    try {
+      await init(id);
+    } catch (e) {
+      this.close(id);
+      throw e;
+    }
+    return id;
+  }
+
   get(id) {
     const found = this.byId.get(id);
     if (!found) throw new RpcError(-32010, `unknown session ${id}`);
@@ -44,6 +58,29 @@ export class Sessions {
   close(id) {
     this.byId.delete(id);
   }
+}
+
+/** The sandbox root of a `toolpass/session.open`, which must be absolute. */
+export function sessionRoot(params) {
+  const root = params?.root;
+  if (typeof root !== 'string' || !path.isAbsolute(root)) {
+    throw new RpcError(-32602, 'root must be an absolute path');
+  }
+  return root;
+}
+
+/**
+ * A tools/call as the Gemini CLI family's schedulers take it: the call id
+ * from the context (or a counter), one prompt id per call.
+ */
+export function toolRequest(context, count, name, args) {
+  return {
+    callId: context.callId ?? `call-${count}`,
+    name,
+    args,
+    isClientInitiated: false,
+    prompt_id: `${context.sessionId}-${count}`,
+  };
 }
 
 /** The `_meta.toolpass` call context, required on every tools/call. */

@@ -1,0 +1,74 @@
+// What Gemini CLI and the tool layers forked from it (Qwen Code) share
+// when their scheduler's response becomes a toolpass/1 Outcome: the
+// functionResponse the model sees, the `FileDiff` an edit or write shows,
+// and the MCP CallToolResult envelope. Pure, so it is tested without a peer.
+
+import { RpcError } from './framing.mjs';
+
+/** The text the model sees: the functionResponse's output or error. */
+export function modelText(response) {
+  const part = response?.responseParts?.[0]?.functionResponse?.response ?? {};
+  for (const key of ['output', 'error', 'content']) {
+    if (typeof part[key] === 'string') return part[key];
+  }
+  return '';
+}
+
+/**
+ * `_meta.toolpass` -> the whole Outcome: MCP `content` carries llmContent as
+ * one text block (none when empty); `isError` follows the status.
+ */
+export function envelope(toolpass) {
+  const text = toolpass.llmContent;
+  return {
+    content: text === '' ? [] : [{ type: 'text', text }],
+    isError: toolpass.status === 'error',
+    _meta: { toolpass },
+  };
+}
+
+/**
+ * The display forms every peer of this family has: a string is a `text`
+ * display (none when empty); a `FileDiff` ({fileDiff, fileName, filePath,
+ * originalContent, newContent, diffStat}) is a `diff`. Anything else is
+ * undefined, for the adapter to map or leave out.
+ */
+export function commonDisplay(display) {
+  if (typeof display === 'string') return display === '' ? undefined : { type: 'text', text: display };
+  if (display === null || typeof display !== 'object') return undefined;
+  if (typeof display.fileDiff !== 'string' || typeof display.newContent !== 'string') return undefined;
+  const diff = {
+    type: 'diff',
+    path: display.filePath ?? display.fileName,
+    new: display.newContent,
+    stat: fileDiffStat(display),
+    diff: display.fileDiff,
+  };
+  if (typeof display.originalContent === 'string') diff.old = display.originalContent;
+  return diff;
+}
+
+/** The peer's own model-side stat when it gives one, else counted off the diff. */
+function fileDiffStat(display) {
+  const stat = display.diffStat;
+  if (stat && typeof stat.model_added_lines === 'number') {
+    return { addedLines: stat.model_added_lines, removedLines: stat.model_removed_lines ?? 0 };
+  }
+  const lines = display.fileDiff.split('\n');
+  const counted = (sign, header) => lines.filter((l) => l.startsWith(sign) && !l.startsWith(header)).length;
+  return { addedLines: counted('+', '+++'), removedLines: counted('-', '---') };
+}
+
+/**
+ * The session config keys an adapter can map, picked out of `config`; any
+ * other key is refused (-32602) rather than ignored, since an ignored
+ * threshold would make a scenario pass untested.
+ */
+export function pickConfig(config, mappable, peer) {
+  const given = config ?? {};
+  const unknown = Object.keys(given).filter((k) => !mappable.includes(k));
+  if (unknown.length > 0) {
+    throw new RpcError(-32602, `config keys this adapter cannot map onto ${peer}: ${unknown.join(', ')}`);
+  }
+  return Object.fromEntries(mappable.filter((k) => k in given).map((k) => [k, given[k]]));
+}
