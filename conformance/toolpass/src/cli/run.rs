@@ -283,9 +283,27 @@ pub(super) async fn probe(
             info.version,
             supervisor.implementation()
         );
+        if let Some(git) = git_above(scratch.path()) {
+            eprintln!(
+                "toolpass: warning: the sandboxes are inside a git work tree ({}): scenarios \
+                 about directories outside git will not see what they expect; remove it or \
+                 set TMPDIR",
+                git.display()
+            );
+        }
     }
     connection.close().await;
     Ok(info)
+}
+
+/// The `.git` in an ancestor of `dir`, if any: sandboxes there are inside
+/// a repository, which changes what glob and grep ignore. (A stray `/tmp/.git`
+/// has been seen left behind by a peer's bubblewrap sandbox.)
+fn git_above(dir: &std::path::Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .skip(1)
+        .map(|d| d.join(".git"))
+        .find(|git| git.exists())
 }
 
 /// Scenarios whose repetitions ended differently.
