@@ -1,18 +1,89 @@
-// toolpass/1 Outcomes (MCP CallToolResult + `_meta.toolpass`) for adapters
-// that build them from a peer's text rather than from a structured result.
+// What Gemini CLI and the tool layers forked from it (Qwen Code) share
+// when their scheduler's response becomes a toolpass/1 Outcome: the
+// functionResponse the model sees, the `FileDiff` an edit or write shows,
+// and the MCP CallToolResult envelope. Pure, so it is tested without a peer.
 
-/** An Outcome; `llmContent` becomes the one text block (none when empty). */
+import { RpcError } from './framing.mjs';
+
+/** The text the model sees: the functionResponse's output or error. */
+export function modelText(response) {
+  const part = response?.responseParts?.[0]?.functionResponse?.response ?? {};
+  for (const key of ['output', 'error', 'content']) {
+    if (typeof part[key] === 'string') return part[key];
+  }
+  return '';
+}
+
+/**
+ * `_meta.toolpass` -> the whole Outcome: MCP `content` carries llmContent as
+ * one text block (none when empty); `isError` follows the status.
+ */
+export function envelope(toolpass) {
+  const text = toolpass.llmContent;
+  return {
+    content: text === '' ? [] : [{ type: 'text', text }],
+    isError: toolpass.status === 'error',
+    _meta: { toolpass },
+  };
+}
+
+/**
+ * The display forms every peer of this family has: a string is a `text`
+ * display (none when empty); a `FileDiff` ({fileDiff, fileName, filePath,
+ * originalContent, newContent, diffStat}) is a `diff`. Anything else is
+ * undefined, for the adapter to map or leave out.
+ */
+export function commonDisplay(display) {
+  if (typeof display === 'string') return display === '' ? undefined : { type: 'text', text: display };
+  if (display === null || typeof display !== 'object') return undefined;
+  if (typeof display.fileDiff !== 'string' || typeof display.newContent !== 'string') return undefined;
+  const diff = {
+    type: 'diff',
+    path: display.filePath ?? display.fileName,
+    new: display.newContent,
+    stat: fileDiffStat(display),
+    diff: display.fileDiff,
+  };
+  if (typeof display.originalContent === 'string') diff.old = display.originalContent;
+  return diff;
+}
+
+/** The peer's own model-side stat when it gives one, else counted off the diff. */
+function fileDiffStat(display) {
+  const stat = display.diffStat;
+  if (stat && typeof stat.model_added_lines === 'number') {
+    return { addedLines: stat.model_added_lines, removedLines: stat.model_removed_lines ?? 0 };
+  }
+  const lines = display.fileDiff.split('\n');
+  const counted = (sign, header) => lines.filter((l) => l.startsWith(sign) && !l.startsWith(header)).length;
+  return { addedLines: counted('+', '+++'), removedLines: counted('-', '---') };
+}
+
+/**
+ * The session config keys an adapter can map, picked out of `config`; any
+ * other key is refused (-32602) rather than ignored, since an ignored
+ * threshold would make a scenario pass untested.
+ */
+export function pickConfig(config, mappable, peer) {
+  const given = config ?? {};
+  const unknown = Object.keys(given).filter((k) => !mappable.includes(k));
+  if (unknown.length > 0) {
+    throw new RpcError(-32602, `config keys this adapter cannot map onto ${peer}: ${unknown.join(', ')}`);
+  }
+  return Object.fromEntries(mappable.filter((k) => k in given).map((k) => [k, given[k]]));
+}
+
+// Outcomes for adapters that build them from a peer's text (a program's
+// output) rather than from a scheduler's response.
+
+/** An Outcome from its `_meta.toolpass` members; empty optional ones are left out. */
 export function outcome({ status, llmContent = '', error, display, resultFilePaths, persistedOutputPath }) {
   const toolpass = { status, llmContent };
   if (error) toolpass.error = error;
   if (display) toolpass.display = display;
   if (Array.isArray(resultFilePaths) && resultFilePaths.length > 0) toolpass.resultFilePaths = resultFilePaths;
   if (typeof persistedOutputPath === 'string') toolpass.persistedOutputPath = persistedOutputPath;
-  return {
-    content: llmContent === '' ? [] : [{ type: 'text', text: llmContent }],
-    isError: status === 'error',
-    _meta: { toolpass },
-  };
+  return envelope(toolpass);
 }
 
 /** A successful call: the text the model sees, and any other members. */
@@ -25,7 +96,7 @@ export function failure(code, message, llmContent = message) {
   return outcome({ status: 'error', llmContent, error: { code, message } });
 }
 
-/** A call to a tool the adapter does not offer, as the reference answers it. */
+/** A call to a tool the adapter does not offer, as the reference answers an unknown tool. */
 export function toolNotRegistered(name, offered) {
   const message = `Tool "${name}" not found in registry. Tools must use the exact names that are registered: ${offered.join(', ')}.`;
   return failure('tool_not_registered', message);

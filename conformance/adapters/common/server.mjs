@@ -6,7 +6,7 @@
 import path from 'node:path';
 
 import { RpcError, serve } from './framing.mjs';
-import { toolNotRegistered } from './outcome.mjs';
+import { pickConfig, toolNotRegistered } from './outcome.mjs';
 
 export { RpcError };
 
@@ -38,6 +38,18 @@ export class Sessions {
     return id;
   }
 
+  /** Adds `state` and runs `init(id)`; if that fails the session is removed again. */
+  async open(state, init) {
+    const id = this.add(state);
+    try {
+      await init(id);
+    } catch (e) {
+      this.close(id);
+      throw e;
+    }
+    return id;
+  }
+
   get(id) {
     const found = this.byId.get(id);
     if (!found) throw new RpcError(-32010, `unknown session ${id}`);
@@ -49,20 +61,37 @@ export class Sessions {
   }
 }
 
-/**
- * `toolpass/session.open` for a peer whose only per-session state is its
- * root: checks the root and refuses every config key outside `accepted`,
- * since an ignored setting would make a scenario pass untested.
- * Returns {sessionId}; the session's state is {root, config}.
- */
-export function openRootSession(sessions, { root, config = {} } = {}, accepted = []) {
+/** The sandbox root of a `toolpass/session.open`, which must be absolute. */
+export function sessionRoot(params) {
+  const root = params?.root;
   if (typeof root !== 'string' || !path.isAbsolute(root)) {
     throw new RpcError(-32602, 'root must be an absolute path');
   }
-  const unknown = Object.keys(config).filter((k) => !accepted.includes(k));
-  if (unknown.length > 0) {
-    throw new RpcError(-32602, `config keys this adapter cannot map onto its peer: ${unknown.join(', ')}`);
-  }
+  return root;
+}
+
+/**
+ * A tools/call as the Gemini CLI family's schedulers take it: the call id
+ * from the context (or a counter), one prompt id per call.
+ */
+export function toolRequest(context, count, name, args) {
+  return {
+    callId: context.callId ?? `call-${count}`,
+    name,
+    args,
+    isClientInitiated: false,
+    prompt_id: `${context.sessionId}-${count}`,
+  };
+}
+
+/**
+ * `toolpass/session.open` for a peer whose only per-session state is its
+ * root: config keys outside `accepted` are refused (pickConfig).
+ * Returns {sessionId}; the session's state is {root, config}.
+ */
+export function openRootSession(sessions, params = {}, accepted = [], peer = 'its peer') {
+  const root = sessionRoot(params);
+  const config = pickConfig(params.config, accepted, peer);
   return { sessionId: sessions.add({ root, config }) };
 }
 
@@ -119,7 +148,7 @@ export function runRootAdapter({ name, version, features, tools, call }, output 
       name,
       version,
       features,
-      openSession: (params) => openRootSession(sessions, params),
+      openSession: (params) => openRootSession(sessions, params, [], name),
       closeSession: ({ sessionId }) => sessions.close(sessionId),
       listTools: ({ sessionId }) => {
         sessions.get(sessionId);

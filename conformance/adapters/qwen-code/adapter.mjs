@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { callContext, claimStdout, RpcError, runAdapter, Sessions } from '../common/server.mjs';
+import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
+import { pickConfig } from '../common/outcome.mjs';
 import { toDescriptor, toOutcome } from './lib/outcome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,26 +43,15 @@ const PASSED_THROUGH = [
 
 const sessions = new Sessions('qwen');
 
-async function openSession({ root, config = {} }) {
-  if (typeof root !== 'string' || !path.isAbsolute(root)) {
-    throw new RpcError(-32602, 'root must be an absolute path');
-  }
+async function openSession(params) {
+  const root = sessionRoot(params);
   // The session config's keys are Qwen's own settings; the ones mapped are
-  // passed to Config as they are. Any other is refused rather than ignored,
-  // since an ignored threshold would make a scenario pass untested.
-  const unknown = Object.keys(config).filter((k) => !PASSED_THROUGH.includes(k));
-  if (unknown.length > 0) {
-    throw new RpcError(-32602, `config keys this adapter cannot map onto Qwen: ${unknown.join(', ')}`);
-  }
-  const passed = Object.fromEntries(PASSED_THROUGH.filter((k) => k in config).map((k) => [k, config[k]]));
+  // passed to Config as they are.
+  const passed = pickConfig(params.config, PASSED_THROUGH, 'Qwen');
   const current = { config: undefined, calls: 0, resultFilePaths: undefined };
-  const sessionId = sessions.add(current);
-  try {
-    current.config = await newConfig(sessionId, root, passed);
-  } catch (e) {
-    sessions.close(sessionId);
-    throw e;
-  }
+  const sessionId = await sessions.open(current, async (id) => {
+    current.config = await newConfig(id, root, passed);
+  });
   observeResultFilePaths(current.config.getToolRegistry(), current);
   return { sessionId };
 }
@@ -122,13 +112,7 @@ async function callTool(params) {
   const context = callContext(params);
   const current = sessions.get(context.sessionId);
   current.calls += 1;
-  const request = {
-    callId: context.callId ?? `call-${current.calls}`,
-    name,
-    args,
-    isClientInitiated: false,
-    prompt_id: `${context.sessionId}-${current.calls}`,
-  };
+  const request = toolRequest(context, current.calls, name, args);
   current.resultFilePaths = undefined;
   const response = await qwen.executeToolCall(current.config, request, new AbortController().signal);
   return toOutcome(response, { resultFilePaths: current.resultFilePaths });

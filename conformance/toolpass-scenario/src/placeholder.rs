@@ -25,6 +25,23 @@ use crate::error::{Error, ErrorKind};
 /// The name of the sandbox root placeholder.
 pub const ROOT: &str = "root";
 
+/// The name of the placeholder for the directory beside the root,
+/// `<root>/../outside`: files a scenario places outside the session root
+/// (`{outside}/secret.txt`), in the scenario's own private directory, so an
+/// implementation that fails to confine paths reads or writes those and
+/// never the machine's own files.
+pub const OUTSIDE: &str = "outside";
+
+/// How a sandbox path key (`files:`, `fs:`, `expect_files:`) names a file
+/// beside the root rather than under it.
+pub const OUTSIDE_PREFIX: &str = "{outside}/";
+
+/// The directory `{outside}` stands for, given the root.
+pub fn outside_of(root: &str) -> String {
+    let parent = root.rsplit_once('/').map_or("", |(parent, _)| parent);
+    format!("{parent}/{OUTSIDE}")
+}
+
 /// One piece of a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Piece<'a> {
@@ -143,11 +160,12 @@ pub fn placeholders(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The values placeholders stand for: the sandbox root and the variables
-/// captured so far.
+/// The values placeholders stand for: the sandbox root, the directory
+/// beside it, and the variables captured so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Vars {
     root: String,
+    outside: String,
     captured: BTreeMap<String, String>,
 }
 
@@ -160,6 +178,7 @@ impl Vars {
             root.pop();
         }
         Vars {
+            outside: outside_of(&root),
             root,
             captured: BTreeMap::new(),
         }
@@ -179,6 +198,8 @@ impl Vars {
     pub fn get(&self, name: &str) -> Option<&str> {
         if name == ROOT {
             Some(&self.root)
+        } else if name == OUTSIDE {
+            Some(&self.outside)
         } else {
             self.captured.get(name).map(String::as_str)
         }

@@ -12,7 +12,7 @@ use crate::files::{Content, FileEntry, FileExpectation, FsAction, RelPath};
 use crate::json::Json;
 use crate::located::{Located, Pos};
 use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
-use crate::placeholder::{self, Piece, ROOT};
+use crate::placeholder::{self, OUTSIDE, OUTSIDE_PREFIX, Piece, ROOT};
 use crate::scenario::{Expect, Level, Scenario};
 use crate::step::{Call, Capture, StepKind};
 use crate::suggest;
@@ -28,7 +28,7 @@ pub(crate) struct Problem {
 pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
     let mut checker = Checker {
         problems: Vec::new(),
-        defined: BTreeSet::from([ROOT.to_owned()]),
+        defined: BTreeSet::from([ROOT.to_owned(), OUTSIDE.to_owned()]),
         call_ids: BTreeSet::new(),
         snapshots: BTreeMap::new(),
         step: 0,
@@ -40,7 +40,8 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
 
 struct Checker {
     problems: Vec<Problem>,
-    /// Placeholder names defined so far: `root` and earlier captures.
+    /// Placeholder names defined so far: `root`, `outside` and earlier
+    /// captures.
     defined: BTreeSet<String>,
     /// Call ids seen so far.
     call_ids: BTreeSet<String>,
@@ -220,6 +221,9 @@ impl Checker {
             );
         }
         self.json(call.args.as_json());
+        for text in call.args.as_json().strings() {
+            self.confined(text.value, text.pos);
+        }
         if let Some(expect) = &call.expect {
             self.expect(expect);
         }
@@ -281,6 +285,7 @@ impl Checker {
                 for (path, target) in links {
                     self.path(path);
                     self.template(target, target.pos);
+                    self.confined(target, target.pos);
                 }
             }
         }
@@ -292,8 +297,29 @@ impl Checker {
 
     fn content(&mut self, content: &Content) {
         match content {
-            Content::Text(text) | Content::Symlink(text) => self.template(text, text.pos),
+            Content::Text(text) => self.template(text, text.pos),
+            Content::Symlink(target) => {
+                self.template(target, target.pos);
+                self.confined(target, target.pos);
+            }
             Content::Bytes(_) => {}
+        }
+    }
+
+    /// A path handed to the implementation (a call argument, a symlink
+    /// target) stays inside the scenario's private directory: an
+    /// implementation that fails to confine paths follows it, so
+    /// `/etc/passwd` or `{root}/../../x` would have it read or write the
+    /// machine's own files. Outside files go under `{outside}`.
+    fn confined(&mut self, text: &str, pos: Pos) {
+        if let Some(problem) = unconfined(text) {
+            self.report(
+                pos,
+                format!(
+                    "{text:?} {problem}: a peer that does not confine paths would follow it \
+                     onto this machine's files; put outside files under {{outside}}/"
+                ),
+            );
         }
     }
 
@@ -316,8 +342,14 @@ impl Checker {
             self.pattern(pattern);
         }
         for name in capture.vars.keys() {
-            if name.as_str() == ROOT {
-                self.report(name.pos, "`root` is the sandbox: capture into another name");
+            if name.as_str() == ROOT || name.as_str() == OUTSIDE {
+                self.report(
+                    name.pos,
+                    format!(
+                        "`{}` is the sandbox's: capture into another name",
+                        name.as_str()
+                    ),
+                );
             } else if !placeholder::is_identifier(name) {
                 self.report(
                     name.pos,
@@ -420,12 +452,12 @@ impl Checker {
                 .defined
                 .iter()
                 .map(String::as_str)
-                .filter(|n| *n != ROOT)
+                .filter(|n| *n != ROOT && *n != OUTSIDE)
                 .collect();
             let known = if captured.is_empty() {
-                "{root} is the only variable here".to_owned()
+                "{root} and {outside} are the only variables here".to_owned()
             } else {
-                format!("defined here: root, {}", captured.join(", "))
+                format!("defined here: root, outside, {}", captured.join(", "))
             };
             self.report(
                 pos,
@@ -438,7 +470,9 @@ impl Checker {
     }
 
     fn path(&mut self, path: &RelPath) {
-        let text = path.as_str();
+        let full = path.as_str();
+        // `{outside}/name`: a file beside the root, under the same rules.
+        let text = full.strip_prefix(OUTSIDE_PREFIX).unwrap_or(full);
         let problem = if text.is_empty() {
             Some("an empty path")
         } else if text.starts_with('/') {
@@ -454,7 +488,33 @@ impl Checker {
             None
         };
         if let Some(problem) = problem {
-            self.report(path.pos, format!("the path {text:?} {problem}"));
+            self.report(path.pos, format!("the path {full:?} {problem}"));
         }
     }
+}
+
+/// Why `text`, a path handed to the implementation, is not confined to the
+/// scenario's private directory (`<private>/root`, `<private>/outside`):
+/// an absolute path not written from a placeholder, or one that climbs
+/// above the private directory. `None` for text that is no path or stays.
+fn unconfined(text: &str) -> Option<&'static str> {
+    if text.starts_with('/') {
+        return Some("is an absolute path outside the sandbox");
+    }
+    let rest = [ROOT, OUTSIDE]
+        .iter()
+        .find_map(|name| text.strip_prefix(&format!("{{{name}}}")))?;
+    // The placeholder stands one level below the private directory.
+    let mut depth: i32 = 1;
+    for part in rest.split('/').skip(1) {
+        match part {
+            ".." => depth -= 1,
+            "" | "." => {}
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return Some("climbs above the scenario's private directory");
+        }
+    }
+    None
 }

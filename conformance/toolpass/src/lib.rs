@@ -35,6 +35,7 @@ pub mod diff;
 mod error;
 pub mod expected;
 mod implementation;
+pub mod matrix;
 mod process;
 pub mod record;
 mod reference;

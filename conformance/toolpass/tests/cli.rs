@@ -1,17 +1,11 @@
 //! The `toolpass` binary as a user runs it: subcommands, their output on
 //! stdout and stderr, and exit codes, on scenario files in temp dirs.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-/// Runs the built binary with `args` in `cwd`.
-fn toolpass(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_toolpass"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the toolpass binary runs")
-}
+use std::process::Output;
+
+use common::{toolpass, write};
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
@@ -148,15 +142,6 @@ steps:
 
 /// A level that does not exist, on line 3.
 const BROKEN: &str = "title: Broken level\nspec: edit.x\nlevel: mandatory\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a\"}\n";
-
-/// Writes `files` (path under `dir` → text), creating directories.
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
 
 #[test]
 fn validate_counts_the_scenarios_of_a_good_directory() {
@@ -416,8 +401,6 @@ fn reads(word: &str) -> String {
 /// Runs `toolpass run --scenarios s ARGS` against the reference server
 /// (its dev build) on one passing and one failing required scenario.
 fn run_two(args: &[&str]) -> (tempfile::TempDir, Output) {
-    let server =
-        toolpass::reference_server(toolpass::Profile::Dev).expect("the reference server builds");
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
@@ -426,13 +409,9 @@ fn run_two(args: &[&str]) -> (tempfile::TempDir, Output) {
             ("s/read/fails.yaml", &reads("goodbye")),
         ],
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
-        .args(["run", "--scenarios", "s", "--jobs", "1"])
-        .args(args)
-        .current_dir(dir.path())
-        .env(toolpass::REFERENCE_SERVER_ENV, server.program())
-        .output()
-        .expect("the toolpass binary runs");
+    let mut full = vec!["run", "--scenarios", "s", "--jobs", "1"];
+    full.extend_from_slice(args);
+    let output = toolpass(dir.path(), &full);
     (dir, output)
 }
 

@@ -2,8 +2,11 @@
 //! temp dir, the text and JSON it prints, its exit codes, and the
 //! `file:line:` error a broken report gets.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
+
+use common::{parts, toolpass};
 
 use serde_json::{Value, json};
 
@@ -56,18 +59,9 @@ const BEFORE: &[Result<'_>] = &[
 fn diff(dir: &Path, before: &str, after: &str, flags: &[&str]) -> (Option<i32>, String, String) {
     std::fs::write(dir.join("before.jsonl"), before).unwrap();
     std::fs::write(dir.join("after.jsonl"), after).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
-        .args(["diff", "before.jsonl", "after.jsonl"])
-        .args(flags)
-        .current_dir(dir)
-        .output()
-        .expect("the toolpass binary runs");
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
-    (
-        output.status.code(),
-        text(output.stdout),
-        text(output.stderr),
-    )
+    let mut args = vec!["diff", "before.jsonl", "after.jsonl"];
+    args.extend_from_slice(flags);
+    parts(toolpass(dir, &args))
 }
 
 #[test]

@@ -3,38 +3,16 @@
 //! `TOOLPASS_REFERENCE_SERVER` so no test waits for a release build):
 //! exit codes, the report, expected failures end to end, `--impl NAME`.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Command;
 
-use toolpass::{Profile, reference_server};
+use common::{parts, server, write};
 
-/// The dev reference server's path, built once per test binary.
-fn server() -> &'static str {
-    static SERVER: OnceLock<String> = OnceLock::new();
-    SERVER.get_or_init(|| {
-        reference_server(Profile::Dev)
-            .expect("cargo builds the reference server")
-            .program()
-            .to_owned()
-    })
-}
-
-/// Runs the built binary in `cwd` with the reference server at hand.
+/// Runs the built binary in `cwd`: exit code, stdout, stderr.
 fn toolpass(cwd: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let output: Output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
-        .args(args)
-        .current_dir(cwd)
-        .env("TOOLPASS_REFERENCE_SERVER", server())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the toolpass binary runs");
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8 output");
-    (
-        output.status.code(),
-        text(output.stdout),
-        text(output.stderr),
-    )
+    parts(common::toolpass(cwd, args))
 }
 
 const PASSES: &str = r#"title: An edit after a full read replaces the bytes
@@ -65,11 +43,7 @@ steps:
 
 fn suite(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    write(dir.path(), files);
     dir
 }
 
@@ -168,6 +142,17 @@ fn impl_name_runs_an_adapter_and_an_unknown_name_lists_the_adapters() {
     let (code, out, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "reference-again"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(err.contains("adapters/reference-again/run"), "{err}");
+    // The first word names the adapter; the rest are its arguments, here
+    // the reference's plain-MCP mode on the scenario's own root.
+    let (code, out, err) = with_adapters(&[
+        "run",
+        "--scenarios",
+        "s",
+        "--impl",
+        "reference-again --mcp --root {root}",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("1 scenarios: 1 pass"), "{out}");
     let (code, _, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "no-such-peer"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no adapter `no-such-peer` under"), "{err}");
@@ -227,4 +212,38 @@ fn keep_leaves_each_sandbox_and_prints_where() {
         "one\n2\n"
     );
     std::fs::remove_dir_all(kept).unwrap();
+}
+
+#[test]
+fn a_plain_mcp_server_runs_the_call_only_scenarios_and_skips_the_rest() {
+    // The reference in its pure-MCP mode: no toolpass capability, started
+    // once per scenario on the scenario's root.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = format!("'{}' --mcp --root {{root}}", server());
+    let (code, out, err) = toolpass(
+        dir.path(),
+        &["run", "--impl", &plain, "--jobs", "2", "--jsonl", "r.jsonl"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let summary = out
+        .lines()
+        .rev()
+        .find(|l| l.contains("scenarios:"))
+        .unwrap();
+    // "230 scenarios: 157 pass, 2 fail, 71 skip in 1.68 s"
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    let count = |verdict: &str| -> usize {
+        words
+            .windows(2)
+            .find(|w| w[1].trim_end_matches(',') == verdict)
+            .map_or(0, |w| w[0].parse().unwrap())
+    };
+    assert!(count("pass") > 100, "{summary}");
+    assert!(count("skip") > 0, "{summary}");
+    let report = std::fs::read_to_string(dir.path().join("r.jsonl")).unwrap();
+    assert!(
+        report
+            .contains("the implementation is a plain MCP server (tools/list and tools/call only)"),
+        "no skip names the plain MCP server"
+    );
 }

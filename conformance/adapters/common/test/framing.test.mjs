@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import test from 'node:test';
 
 import { RpcError, serve } from '../framing.mjs';
-import { Sessions } from '../server.mjs';
+import { Sessions, sessionRoot, toolRequest } from '../server.mjs';
 
 async function exchange(lines, handle) {
   const input = new PassThrough();
@@ -55,4 +55,21 @@ test('an unknown session is -32010, and a closed one is unknown', () => {
   assert.deepEqual(sessions.get(id), { n: 1 });
   sessions.close(id);
   assert.throws(() => sessions.get(id), (e) => e.code === -32010 && /unknown session p-1/.test(e.message));
+});
+
+test('a session whose init fails is removed again; the root must be absolute', async () => {
+  const sessions = new Sessions('q');
+  await assert.rejects(sessions.open({}, async () => { throw new Error('boom'); }), /boom/);
+  assert.throws(() => sessions.get('q-1'), (e) => e.code === -32010);
+  const id = await sessions.open({ x: 1 }, async () => {});
+  assert.deepEqual(sessions.get(id), { x: 1 });
+  assert.equal(sessionRoot({ root: '/r' }), '/r');
+  assert.throws(() => sessionRoot({ root: 'r' }), (e) => e.code === -32602);
+});
+
+test('a scheduler request takes the context call id, else a counter', () => {
+  assert.deepEqual(toolRequest({ sessionId: 's', callId: 'c' }, 3, 'read_file', { a: 1 }), {
+    callId: 'c', name: 'read_file', args: { a: 1 }, isClientInitiated: false, prompt_id: 's-3',
+  });
+  assert.equal(toolRequest({ sessionId: 's' }, 4, 'x', {}).callId, 'call-4');
 });

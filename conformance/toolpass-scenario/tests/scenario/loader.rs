@@ -137,7 +137,15 @@ fn bad_files() {
         ),
         (
             "bad paths",
-            with_head("files:\n  /etc/passwd: x\n  a/../b: x\nsteps: [{call: x}]\n"),
+            with_head(
+                "files:\n  /etc/passwd: x\n  a/../b: x\n  \"{outside}/../x\": x\nsteps: [{call: x}]\n",
+            ),
+        ),
+        (
+            "paths a peer would follow onto the machine",
+            with_head(
+                "files:\n  l: {symlink: /etc/passwd}\n  \"{outside}/ok\": x\nsteps:\n  - call: read_file\n    args: {file_path: /etc/passwd, nested: [\"{root}/../../x\"]}\n  - call: read_file\n    args: {file_path: \"{outside}/ok\", also: \"{root}/../outside/ok\"}\n",
+            ),
         ),
         (
             "unknown error code",

@@ -8,6 +8,7 @@
 mod diff;
 mod filter;
 mod list;
+mod matrix;
 mod progress;
 mod record;
 mod reports;
@@ -55,6 +56,10 @@ enum Command {
     /// them), steps by `id#index`. Exit 0 when nothing is newly failing, 1
     /// when anything is (a regression), 2 when a report cannot be read.
     Diff(diff::DiffArgs),
+    /// Render several runs' `--jsonl` reports side by side: scenario ×
+    /// implementation as one static HTML page, a Markdown table, and a
+    /// shields.io endpoint badge per implementation.
+    Matrix(matrix::MatrixArgs),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -67,6 +72,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(args) => run::run(&args),
         Command::Record(args) => record::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Matrix(args) => matrix::run(&args),
     }
 }
 

@@ -207,25 +207,28 @@ const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 
 /// `--impl`: an adapter's name, a command line, or the reference server.
 ///
-/// A single word names the adapter `<adapters>/<word>/run` when there is
-/// one, else a program on `PATH`; anything else is a command line.
+/// The first word names the adapter `<adapters>/<word>/run` when there is
+/// one (the rest of the line are its arguments, `{root}` included); a single
+/// word that is no adapter is a program on `PATH`; anything else is a
+/// command line.
 pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec else {
         return Ok(reference_server(Profile::Release)?);
     };
-    let one_word =
-        !spec.trim().is_empty() && !spec.contains(|c: char| c == '/' || c.is_whitespace());
-    if !one_word {
-        return Ok(Implementation::parse(spec)?);
+    let parsed = Implementation::parse(spec)?;
+    let word = parsed.program();
+    if word.contains('/') {
+        return Ok(parsed);
     }
     let adapters =
         std::env::var_os(ADAPTERS_ENV).map_or_else(|| PathBuf::from(ADAPTERS), PathBuf::from);
-    let adapter = adapters.join(spec).join("run");
+    let adapter = adapters.join(word).join("run");
     if adapter.is_file() {
-        return Ok(Implementation::new(adapter.to_string_lossy().into_owned()));
+        return Ok(Implementation::new(adapter.to_string_lossy().into_owned())
+            .args(parsed.arguments().iter().cloned()));
     }
-    if on_path(spec) {
-        return Ok(Implementation::new(spec));
+    if !parsed.arguments().is_empty() || on_path(word) {
+        return Ok(parsed);
     }
     let mut known: Vec<String> = std::fs::read_dir(&adapters)
         .into_iter()
@@ -236,7 +239,7 @@ pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementatio
         .collect();
     known.sort();
     anyhow::bail!(
-        "--impl {spec}: no adapter `{spec}` under {} (adapters: {}) and no program `{spec}` on PATH",
+        "--impl {word}: no adapter `{word}` under {} (adapters: {}) and no program `{word}` on PATH",
         adapters.display(),
         if known.is_empty() {
             "none".to_owned()
@@ -280,9 +283,27 @@ pub(super) async fn probe(
             info.version,
             supervisor.implementation()
         );
+        if let Some(git) = git_above(scratch.path()) {
+            eprintln!(
+                "toolpass: warning: the sandboxes are inside a git work tree ({}): scenarios \
+                 about directories outside git will not see what they expect; remove it or \
+                 set TMPDIR",
+                git.display()
+            );
+        }
     }
     connection.close().await;
     Ok(info)
+}
+
+/// The `.git` in an ancestor of `dir`, if any: sandboxes there are inside
+/// a repository, which changes what glob and grep ignore. (A stray `/tmp/.git`
+/// has been seen left behind by a peer's bubblewrap sandbox.)
+fn git_above(dir: &std::path::Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .skip(1)
+        .map(|d| d.join(".git"))
+        .find(|git| git.exists())
 }
 
 /// Scenarios whose repetitions ended differently.

@@ -8,10 +8,8 @@ use crate::report::text::Style;
 use crate::report::{fixture, jsonl, read};
 use crate::run::Failure;
 
-/// `results` as a `--jsonl` report read back, as from `file`.
 fn report(file: &str, results: &[ScenarioResult]) -> ReadReport {
-    let text = fixture::render_results(results, jsonl::render);
-    read::parse(file, &text).unwrap()
+    fixture::read_back(file, results)
 }
 
 fn diff(before: &[ScenarioResult], after: &[ScenarioResult]) -> Diff {

@@ -223,6 +223,13 @@ pub(crate) fn render_results(
     })
 }
 
+/// `results` written by the real `--jsonl` writer and read back, as from
+/// `file`.
+pub(crate) fn read_back(file: &str, results: &[ScenarioResult]) -> super::read::ReadReport {
+    let text = render_results(results, super::jsonl::render);
+    super::read::parse(file, &text).expect("the JSONL writer's output reads back")
+}
+
 #[test]
 fn the_fixture_has_every_verdict() {
     let verdicts: Vec<Verdict> = results().iter().map(|r| r.verdict).collect();

@@ -170,8 +170,8 @@ fn seconds(duration: Duration) -> String {
 /// `text` as XML character data, or as an attribute value (where line
 /// breaks and tabs are kept as character references). Characters XML 1.0
 /// cannot carry at all (most C0 controls, such as the ESC of a coloured
-/// stderr tail) are written as `\u{1b}`.
-fn escape(text: &str, attribute: bool) -> String {
+/// stderr tail) are written as `\u{1b}`. The HTML matrix uses it too: it is valid HTML5.
+pub(crate) fn escape(text: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

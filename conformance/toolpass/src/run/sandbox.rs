@@ -12,7 +12,8 @@ use std::time::{Duration, SystemTime};
 use tempfile::TempDir;
 use toolpass_scenario::placeholder::template_of;
 use toolpass_scenario::{
-    Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Vars,
+    Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, OUTSIDE_PREFIX, RelPath, Vars,
+    outside_of,
 };
 
 use super::judge::{Context, check_text};
@@ -23,6 +24,9 @@ use super::verdict::Failure;
 pub(crate) struct Sandbox {
     dir: Option<TempDir>,
     root: PathBuf,
+    /// `{outside}`: the directory beside the root, for files a scenario
+    /// places outside the session.
+    outside: PathBuf,
 }
 
 impl Sandbox {
@@ -33,14 +37,19 @@ impl Sandbox {
     /// implementation that does not confine paths and follows a scenario's
     /// escape (`{root}/../x`, `{root}-x`) writes into that directory, which
     /// is removed with the sandbox, rather than into the shared `/tmp`.
+    /// Beside the root is `outside/` (`{outside}`), where scenarios put the
+    /// files a confined implementation must not reach.
     pub(crate) fn new() -> io::Result<Sandbox> {
         let dir = tempfile::Builder::new().prefix("toolpass-").tempdir()?;
         let root = dir.path().join("root");
         fs::create_dir(&root)?;
         let root = root.canonicalize()?;
+        let outside = PathBuf::from(outside_of(&root.to_string_lossy()));
+        fs::create_dir(&outside)?;
         Ok(Sandbox {
             dir: Some(dir),
             root,
+            outside,
         })
     }
 
@@ -57,8 +66,13 @@ impl Sandbox {
         self.root.clone()
     }
 
+    /// Where a sandbox path key points: under the root, or under
+    /// `{outside}` for a key that starts `{outside}/`.
     fn path(&self, rel: &RelPath) -> PathBuf {
-        self.root.join(rel.as_str())
+        match rel.as_str().strip_prefix(OUTSIDE_PREFIX) {
+            Some(rest) => self.outside.join(rest),
+            None => self.root.join(rel.as_str()),
+        }
     }
 
     /// Writes `files` (the scenario's initial sandbox or an `fs: {write}`).

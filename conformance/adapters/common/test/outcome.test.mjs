@@ -1,0 +1,49 @@
+// The shared Outcome pieces: the model's text, the envelope, the FileDiff
+// display and the session config filter, with no peer installed.
+
+import assert from 'node:assert/strict';
+import test from 'node:test';
+
+import { commonDisplay, envelope, modelText, pickConfig } from '../outcome.mjs';
+
+const part = (response) => ({ responseParts: [{ functionResponse: { response } }] });
+
+test('the model text is the output, else the error, else empty', () => {
+  assert.equal(modelText(part({ output: 'o', error: 'e' })), 'o');
+  assert.equal(modelText(part({ error: 'e' })), 'e');
+  assert.equal(modelText({}), '');
+});
+
+test('the envelope puts llmContent in one text block and isError follows the status', () => {
+  assert.deepEqual(envelope({ status: 'error', llmContent: '' }), {
+    content: [],
+    isError: true,
+    _meta: { toolpass: { status: 'error', llmContent: '' } },
+  });
+  assert.deepEqual(envelope({ status: 'cancelled', llmContent: 'x' }).content, [{ type: 'text', text: 'x' }]);
+  assert.equal(envelope({ status: 'cancelled', llmContent: 'x' }).isError, false);
+});
+
+test('a string is text, a FileDiff a diff; other shapes are left to the adapter', () => {
+  assert.deepEqual(commonDisplay('hi'), { type: 'text', text: 'hi' });
+  assert.equal(commonDisplay(''), undefined);
+  assert.equal(commonDisplay({ summary: 'Found 1 match', matches: [] }), undefined);
+  const diff = commonDisplay({
+    fileDiff: '--- f\n+++ f\n@@ -1,2 +1 @@\n-a\n-b\n+c\n',
+    filePath: '/r/f',
+    originalContent: 'a\nb\n',
+    newContent: 'c\n',
+  });
+  assert.deepEqual(diff.stat, { addedLines: 1, removedLines: 2 });
+  assert.equal(diff.old, 'a\nb\n');
+  assert.equal(diff.path, '/r/f');
+});
+
+test('config keys are picked; an unmappable one is refused with -32602', () => {
+  assert.deepEqual(pickConfig({ a: 1 }, ['a', 'b'], 'Peer'), { a: 1 });
+  assert.deepEqual(pickConfig(undefined, ['a'], 'Peer'), {});
+  assert.throws(
+    () => pickConfig({ a: 1, z: 2 }, ['a'], 'Peer'),
+    (e) => e.code === -32602 && /cannot map onto Peer: z/.test(e.message),
+  );
+});

@@ -1,0 +1,131 @@
+// toolpass/1 adapter for Gemini CLI's published tool layer
+// (`@google/gemini-cli-core`, pinned in package.json), driven in process
+// with no model: one `Config` per session, every call through Gemini's real
+// `Scheduler.schedule` (validation, policy, execution, truncation). Tool
+// names and arguments are mapped in lib/mapping.mjs; nothing of Gemini's is
+// modified.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { pickConfig } from '../common/outcome.mjs';
+import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
+import { GEMINI_TOOLS, MAPPABLE_CONFIG, toConfigParams, toDescriptor, toGeminiCall } from './lib/mapping.mjs';
+import { toOutcome } from './lib/outcome.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = path.join(here, 'node_modules', '@google', 'gemini-cli-core');
+
+// Gemini logs to the console in places; stdout must carry protocol lines only.
+const output = claimStdout();
+
+if (!fs.existsSync(path.join(pkg, 'dist', 'index.js'))) {
+  process.stderr.write(`gemini-cli adapter: ${pkg} is not installed; run \`just adapter-setup gemini-cli\`\n`);
+  process.exit(3);
+}
+const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
+const gemini = await import('@google/gemini-cli-core');
+
+/**
+ * The model Gemini's tools are told they serve. It picks the declaration
+ * set and write_file's unescaping rule (a Gemini 2 model: no aggressive
+ * unescape); no request is ever sent to it.
+ */
+const MODEL = 'gemini-2.5-pro';
+
+/**
+ * What Gemini really does: sessions (a Config each); spill_files (the
+ * scheduler's `outputFile`, where it saves output it truncates). No
+ * `prior_read`: Gemini has no read-before-edit check.
+ */
+const FEATURES = ['sessions', 'spill_files'];
+
+/** A baseLlmClient that fails loudly: with no model, nothing may ask one. */
+const NO_MODEL = new Proxy(
+  {},
+  {
+    get: (_target, key) =>
+      key === 'then'
+        ? undefined
+        : () => {
+            throw new Error(`gemini-cli adapter: Gemini asked its LLM client (${String(key)}); there is no model`);
+          },
+  },
+);
+
+const sessions = new Sessions('gemini');
+
+async function openSession(params) {
+  const root = sessionRoot(params);
+  const overrides = toConfigParams(pickConfig(params.config, MAPPABLE_CONFIG, 'Gemini'));
+  const session = { calls: 0 };
+  const sessionId = await sessions.open(session, async (id) => {
+    session.config = await newConfig(id, root, overrides);
+    session.scheduler = new gemini.Scheduler({
+      context: session.config,
+      schedulerId: `toolpass-${id}`,
+      getPreferredEditor: () => undefined,
+    });
+  });
+  return { sessionId };
+}
+
+async function newConfig(sessionId, root, params) {
+  const settings = new gemini.Config({
+    sessionId,
+    targetDir: root,
+    cwd: root,
+    debugMode: false,
+    model: MODEL,
+    interactive: false,
+    approvalMode: gemini.ApprovalMode.YOLO,
+    coreTools: GEMINI_TOOLS,
+    telemetry: { enabled: false },
+    usageStatisticsEnabled: false,
+    checkpointing: false,
+    ...params,
+  });
+  await settings.initialize();
+  // write_file asks for the client eagerly; it must never be used.
+  settings.baseLlmClient = NO_MODEL;
+  return settings;
+}
+
+async function closeSession({ sessionId }) {
+  const session = sessions.get(sessionId);
+  sessions.close(sessionId);
+  session.scheduler?.dispose?.();
+  await session.config?.dispose?.();
+}
+
+function listTools({ sessionId }) {
+  const registry = sessions.get(sessionId).config.getToolRegistry();
+  const tools = registry
+    .getFunctionDeclarations(MODEL)
+    .map(toDescriptor)
+    .filter((d) => d !== undefined);
+  return { tools };
+}
+
+async function callTool(params) {
+  const context = callContext(params);
+  const session = sessions.get(context.sessionId);
+  const call = toGeminiCall(params.name, params.arguments ?? {});
+  const request = toolRequest(context, ++session.calls, call.name, call.args);
+  const [done] = await session.scheduler.schedule([request], new AbortController().signal);
+  return toOutcome(done);
+}
+
+await runAdapter(
+  {
+    name: 'gemini-cli',
+    version,
+    features: FEATURES,
+    openSession,
+    closeSession,
+    listTools,
+    callTool,
+  },
+  output,
+);

@@ -1,0 +1,209 @@
+//! The matrix as one static HTML page: inline CSS, no script, no network
+//! resource, so it can be opened from disk, attached to a CI run or served
+//! as it is. Sections: the scores per level, the required score per area,
+//! every scenario × implementation (a failing cell links to its diff), and
+//! the failures' full reports.
+
+use std::fmt::Write as _;
+
+use toolpass_scenario::Level;
+
+use super::{Cell, Column, Matrix, Row, anchor, score_text};
+use crate::report::junit::escape;
+use crate::run::Verdict;
+
+const STYLE: &str = "
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1f24;background:#fff}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}
+th{background:#f6f8fa;position:sticky;top:0}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+code,pre{font:12px/1.35 ui-monospace,monospace}
+pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap}
+.pass{background:#dafbe1}.fail,.error,.timeout,.crash,.protocol_error{background:#ffebe9}
+.xfail{background:#fff8c5}.xpass{background:#fbefff}.skip,.none{background:#f6f8fa;color:#57606a}
+td a{color:inherit}
+.legend span{display:inline-block;padding:0 .5em;margin-right:.3em;border:1px solid #d0d7de}
+";
+
+/// The whole page.
+pub fn render(matrix: &Matrix) -> String {
+    let mut out =
+        String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str("<title>toolpass conformance matrix</title>\n<style>");
+    out.push_str(STYLE);
+    out.push_str("</style>\n</head>\n<body>\n<h1>toolpass conformance matrix</h1>\n");
+    let _ = writeln!(
+        out,
+        "<p>{} scenarios × {} implementations, from {}.</p>",
+        matrix.rows.len(),
+        matrix.columns.len(),
+        matrix
+            .columns
+            .iter()
+            .map(|c| format!("<code>{}</code>", escape(&c.file, false)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    scores(&mut out, matrix);
+    areas(&mut out, matrix);
+    scenarios(&mut out, matrix);
+    failures(&mut out, matrix);
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn header_row(out: &mut String, first: &str, matrix: &Matrix) {
+    let _ = write!(out, "<tr><th>{first}</th>");
+    for column in &matrix.columns {
+        let _ = write!(
+            out,
+            "<th title=\"{}\">{}<br><small>{}</small></th>",
+            escape(&column.file, true),
+            escape(&column.label, false),
+            escape(&column.version, false)
+        );
+    }
+    out.push_str("</tr>\n");
+}
+
+fn scores(out: &mut String, matrix: &Matrix) {
+    out.push_str("<h2 id=\"scores\">Scores</h2>\n<p>Scenarios whose steps at a level all passed, of those scored at it (skipped and pending ones aside).</p>\n<table>\n");
+    header_row(out, "level", matrix);
+    for level in matrix.levels() {
+        let _ = write!(out, "<tr><th>{}</th>", level.as_str());
+        for column in &matrix.columns {
+            let score = column.summary.levels.get(&level);
+            let percent = score
+                .filter(|s| s.total > 0)
+                .map(|s| {
+                    format!(
+                        " <small>({:.0}%)</small>",
+                        100.0 * s.passed as f64 / s.total as f64
+                    )
+                })
+                .unwrap_or_default();
+            let _ = write!(out, "<td class=\"n\">{}{percent}</td>", score_text(score));
+        }
+        out.push_str("</tr>\n");
+    }
+    for verdict in [Verdict::Xfail, Verdict::Skip] {
+        let _ = write!(out, "<tr><th>{}</th>", verdict.as_str());
+        for column in &matrix.columns {
+            let _ = write!(
+                out,
+                "<td class=\"n\">{}</td>",
+                column.summary.count(verdict)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("<tr><th>pending (not scored)</th>");
+    for column in &matrix.columns {
+        let _ = write!(out, "<td class=\"n\">{}</td>", column.summary.pending);
+    }
+    out.push_str("</tr>\n<tr><th>wall time</th>");
+    for column in &matrix.columns {
+        let _ = write!(
+            out,
+            "<td class=\"n\">{:.2} s</td>",
+            column.summary.duration.as_secs_f64()
+        );
+    }
+    out.push_str("</tr>\n</table>\n");
+}
+
+fn areas(out: &mut String, matrix: &Matrix) {
+    out.push_str("<h2 id=\"areas\">By area</h2>\n<p>Required, then recommended: passed/scored.</p>\n<table>\n");
+    header_row(out, "area", matrix);
+    for area in matrix.areas() {
+        let _ = write!(out, "<tr><th>{}</th>", escape(area, false));
+        for column in &matrix.columns {
+            let summary = column.areas.get(area);
+            let level = |l: Level| score_text(summary.and_then(|s| s.levels.get(&l)));
+            let _ = write!(
+                out,
+                "<td class=\"n\">{} · {}</td>",
+                level(Level::Required),
+                level(Level::Recommended)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+fn scenarios(out: &mut String, matrix: &Matrix) {
+    out.push_str("<h2 id=\"scenarios\">Scenarios</h2>\n<p class=\"legend\">");
+    for verdict in Verdict::ALL {
+        let _ = write!(out, "<span class=\"{0}\">{0}</span>", verdict.as_str());
+    }
+    out.push_str("<span class=\"none\">– not run</span></p>\n<table>\n");
+    let _ = write!(out, "<tr><th>scenario</th><th>level</th>");
+    for column in &matrix.columns {
+        let _ = write!(out, "<th>{}</th>", escape(&column.label, false));
+    }
+    out.push_str("</tr>\n");
+    for row in &matrix.rows {
+        let _ = write!(
+            out,
+            "<tr id=\"s--{}\"><td title=\"{}\"><code>{}</code></td><td>{}</td>",
+            super::slug(&row.id),
+            escape(&format!("{}\n{}", row.title, row.spec), true),
+            escape(&row.id, false),
+            row.level.as_str()
+        );
+        for (column, cell) in matrix.columns.iter().zip(&row.cells) {
+            out.push_str(&cell_html(column, row, cell.as_ref()));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+fn cell_html(column: &Column, row: &Row, cell: Option<&Cell>) -> String {
+    let Some(cell) = cell else {
+        return "<td class=\"none\">–</td>".to_owned();
+    };
+    let verdict = cell.verdict.as_str();
+    if cell.detail.is_empty() {
+        return format!(
+            "<td class=\"{verdict}\" title=\"{}\">{verdict}</td>",
+            escape(&cell.headline, true)
+        );
+    }
+    format!(
+        "<td class=\"{verdict}\" title=\"{}\"><a href=\"#{}\">{verdict}</a></td>",
+        escape(&cell.headline, true),
+        anchor(column, &row.id)
+    )
+}
+
+fn failures(out: &mut String, matrix: &Matrix) {
+    out.push_str("<h2 id=\"failures\">What did not pass</h2>\n");
+    for (index, column) in matrix.columns.iter().enumerate() {
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&column.label, false));
+        let mut any = false;
+        for row in &matrix.rows {
+            let Some(cell) = row.cells[index].as_ref().filter(|c| !c.detail.is_empty()) else {
+                continue;
+            };
+            any = true;
+            let _ = writeln!(
+                out,
+                "<section id=\"{}\"><p><a href=\"#s--{}\">↑</a> <code>{}</code> <span class=\"{}\">{}</span></p>\n<pre>{}</pre></section>",
+                anchor(column, &row.id),
+                super::slug(&row.id),
+                escape(&row.id, false),
+                cell.verdict.as_str(),
+                cell.verdict.as_str(),
+                escape(&cell.detail, false)
+            );
+        }
+        if !any {
+            out.push_str("<p>Everything it ran passed.</p>\n");
+        }
+    }
+}

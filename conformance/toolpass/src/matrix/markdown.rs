@@ -1,0 +1,107 @@
+//! The matrix as GitHub-flavoured Markdown: the scores per level, the
+//! required score per area, and the scenarios where the implementations
+//! do not all pass (the full grid is the HTML page's).
+
+use std::fmt::Write as _;
+
+use toolpass_scenario::Level;
+
+use super::{Matrix, score_text};
+use crate::run::Verdict;
+
+/// The Markdown for `matrix`.
+pub fn render(matrix: &Matrix) -> String {
+    let mut out = String::new();
+    let header = |out: &mut String, first: &str| {
+        let _ = write!(out, "| {first} |");
+        for column in &matrix.columns {
+            let _ = write!(
+                out,
+                " {} {} |",
+                cell_text(&column.label),
+                cell_text(&column.version)
+            );
+        }
+        out.push_str("\n|:--|");
+        out.push_str(&"--:|".repeat(matrix.columns.len()));
+        out.push('\n');
+    };
+    header(&mut out, "level");
+    for level in matrix.levels() {
+        let _ = write!(out, "| {} |", level.as_str());
+        for column in &matrix.columns {
+            let _ = write!(out, " {} |", score_text(column.summary.levels.get(&level)));
+        }
+        out.push('\n');
+    }
+    for verdict in [Verdict::Xfail, Verdict::Skip] {
+        let _ = write!(out, "| {} |", verdict.as_str());
+        for column in &matrix.columns {
+            let _ = write!(out, " {} |", column.summary.count(verdict));
+        }
+        out.push('\n');
+    }
+    out.push_str("| wall time |");
+    for column in &matrix.columns {
+        let _ = write!(out, " {:.1} s |", column.summary.duration.as_secs_f64());
+    }
+    out.push_str("\n\nRequired level by area (passed/scored):\n\n");
+    header(&mut out, "area");
+    for area in matrix.areas() {
+        let _ = write!(out, "| `{area}` |");
+        for column in &matrix.columns {
+            let score = column
+                .areas
+                .get(area)
+                .and_then(|s| s.levels.get(&Level::Required));
+            let _ = write!(out, " {} |", score_text(score));
+        }
+        out.push('\n');
+    }
+    differences(&mut out, matrix);
+    out
+}
+
+fn differences(out: &mut String, matrix: &Matrix) {
+    let rows: Vec<_> = matrix.rows.iter().filter(|r| Matrix::differs(r)).collect();
+    let _ = writeln!(
+        out,
+        "\n{} of {} scenarios do not pass everywhere (✅ pass, ❌ fail, ⚠️ xfail: a listed difference, ➖ skip, ❗ xpass, 💥 crash/timeout/error, – not run):\n",
+        rows.len(),
+        matrix.rows.len()
+    );
+    if rows.is_empty() {
+        return;
+    }
+    let _ = write!(out, "| scenario | level |");
+    for column in &matrix.columns {
+        let _ = write!(out, " {} |", cell_text(&column.label));
+    }
+    out.push_str("\n|:--|:--|");
+    out.push_str(&":-:|".repeat(matrix.columns.len()));
+    out.push('\n');
+    for row in rows {
+        let _ = write!(out, "| `{}` | {} |", row.id, row.level.as_str());
+        for cell in &row.cells {
+            let mark = cell.as_ref().map_or("–", |c| mark(c.verdict));
+            let _ = write!(out, " {mark} |");
+        }
+        out.push('\n');
+    }
+}
+
+fn mark(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "✅",
+        Verdict::Fail => "❌",
+        Verdict::Xfail => "⚠️",
+        Verdict::Xpass => "❗",
+        Verdict::Skip => "➖",
+        Verdict::Error | Verdict::Timeout | Verdict::Crash | Verdict::ProtocolError => "💥",
+    }
+}
+
+/// Text safe inside a table cell.
+fn cell_text(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}

@@ -1,0 +1,234 @@
+//! `toolpass matrix`: several runs' `--jsonl` reports side by side —
+//! scenario × implementation — as one static HTML page ([`html`]), one
+//! Markdown table ([`markdown`]) and a shields.io endpoint badge per
+//! implementation ([`badge`]).
+//!
+//! The matrix is built from the reports alone (what each run recorded),
+//! so it can be rendered long after the runs, on another machine.
+
+pub mod badge;
+pub mod html;
+pub mod markdown;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use toolpass_scenario::Level;
+
+use crate::report::read::ReadReport;
+use crate::report::{Score, Summary, headline, text};
+use crate::run::{ScenarioResult, Verdict};
+
+/// One implementation's column: who it is and its tallies.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// What the column is called: the implementation's `serverInfo.name`,
+    /// with the report's file stem when two reports share one.
+    pub label: String,
+    /// Its `serverInfo.version`.
+    pub version: String,
+    /// The report it was read from.
+    pub file: String,
+    /// A file-name-safe form of the label, for badges and anchors.
+    pub slug: String,
+    /// The whole run's tallies.
+    pub summary: Summary,
+    /// The tallies per area (a scenario id's directory).
+    pub areas: BTreeMap<String, Summary>,
+}
+
+/// One scenario's row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The scenario id.
+    pub id: String,
+    /// Its area: the id's directory (`edit/fuzzy`), `(top level)` for an id without one.
+    pub area: String,
+    /// Its level, from the first report that ran it.
+    pub level: Level,
+    /// Its title, from the first report that ran it.
+    pub title: String,
+    /// Its `spec`.
+    pub spec: String,
+    /// One cell per column; `None` where that run did not select it.
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// One scenario's outcome in one implementation's run.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// Its verdict (the first repetition that did not pass, if any did not).
+    pub verdict: Verdict,
+    /// One line saying why it did not pass; empty for a pass.
+    pub headline: String,
+    /// The full plain-text report of the result (steps, diffs), empty for
+    /// a pass.
+    pub detail: String,
+}
+
+/// Scenario × implementation.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    /// The implementations, in the order the reports were given.
+    pub columns: Vec<Column>,
+    /// The scenarios, sorted by id: every id any report has.
+    pub rows: Vec<Row>,
+}
+
+impl Matrix {
+    /// Lines up `reports`, one column each, in order.
+    pub fn new(reports: &[ReadReport]) -> Matrix {
+        let labels = labels(reports);
+        let columns = reports
+            .iter()
+            .zip(labels)
+            .map(|(report, label)| Column {
+                slug: slug(&label),
+                label,
+                version: report.header.implementation.version.clone(),
+                file: report.file.clone(),
+                summary: Summary::new(&report.results, report.duration, Vec::new()),
+                areas: by_area(&report.results),
+            })
+            .collect();
+        let ids: BTreeSet<&str> = reports
+            .iter()
+            .flat_map(|r| r.results.iter().map(|s| s.id.as_str()))
+            .collect();
+        let rows = ids.into_iter().map(|id| row(id, reports)).collect();
+        Matrix { columns, rows }
+    }
+
+    /// Every area, sorted.
+    pub fn areas(&self) -> BTreeSet<&str> {
+        self.rows.iter().map(|r| r.area.as_str()).collect()
+    }
+
+    /// The levels any column scored, in level order.
+    pub fn levels(&self) -> BTreeSet<Level> {
+        self.columns
+            .iter()
+            .flat_map(|c| c.summary.levels.keys().copied())
+            .collect()
+    }
+
+    /// Whether any run that judged the row did not pass it. A run that did
+    /// not select the scenario, or skipped it for a feature it lacks, did
+    /// not judge it (the scores count skips separately).
+    pub fn differs(row: &Row) -> bool {
+        row.cells
+            .iter()
+            .flatten()
+            .any(|c| !matches!(c.verdict, Verdict::Pass | Verdict::Skip))
+    }
+}
+
+/// A scenario's area: its id's directory.
+pub fn area(id: &str) -> &str {
+    id.rsplit_once('/').map_or("(top level)", |(dir, _)| dir)
+}
+
+/// `passed/total`, or `–` when nothing at that level was scored.
+pub fn score_text(score: Option<&Score>) -> String {
+    match score {
+        Some(score) if score.total > 0 => format!("{}/{}", score.passed, score.total),
+        _ => "–".to_owned(),
+    }
+}
+
+/// The anchor of one failing cell: unique per column and scenario.
+pub fn anchor(column: &Column, id: &str) -> String {
+    format!("{}--{}", column.slug, slug(id))
+}
+
+/// Lower-case letters, digits and `-`, every other run of characters one `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+/// Column labels: the implementation's name, made unique with the report's
+/// file stem (`runs/qwen-code.jsonl` → `qwen-code`) where two reports share
+/// a name.
+fn labels(reports: &[ReadReport]) -> Vec<String> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for report in reports {
+        *seen
+            .entry(report.header.implementation.name.as_str())
+            .or_default() += 1;
+    }
+    reports
+        .iter()
+        .map(|report| {
+            let name = report.header.implementation.name.as_str();
+            if seen[name] > 1 {
+                let file = std::path::Path::new(&report.file);
+                let stem = file.file_stem().unwrap_or(file.as_os_str());
+                format!("{name} ({})", stem.to_string_lossy())
+            } else {
+                name.to_owned()
+            }
+        })
+        .collect()
+}
+
+fn by_area(results: &[ScenarioResult]) -> BTreeMap<String, Summary> {
+    let mut grouped: BTreeMap<String, Vec<ScenarioResult>> = BTreeMap::new();
+    for result in results {
+        grouped
+            .entry(area(&result.id).to_owned())
+            .or_default()
+            .push(result.clone());
+    }
+    grouped
+        .into_iter()
+        .map(|(area, results)| {
+            let duration = results.iter().map(|r| r.duration).sum();
+            (area, Summary::new(&results, duration, Vec::new()))
+        })
+        .collect()
+}
+
+fn row(id: &str, reports: &[ReadReport]) -> Row {
+    let first = reports
+        .iter()
+        .find_map(|r| r.results.iter().find(|s| s.id == id))
+        .expect("the id came from one of the reports");
+    Row {
+        id: id.to_owned(),
+        area: area(id).to_owned(),
+        level: first.level,
+        title: first.title.clone(),
+        spec: first.spec.clone(),
+        cells: reports.iter().map(|r| cell(id, &r.results)).collect(),
+    }
+}
+
+/// The cell of `id` in one run: its first repetition that did not pass,
+/// else its first.
+fn cell(id: &str, results: &[ScenarioResult]) -> Option<Cell> {
+    let mut repetitions = results.iter().filter(|r| r.id == id);
+    let first = repetitions.clone().next()?;
+    let shown = repetitions
+        .find(|r| r.verdict != Verdict::Pass)
+        .unwrap_or(first);
+    let passed = shown.verdict == Verdict::Pass;
+    Some(Cell {
+        verdict: shown.verdict,
+        headline: headline(shown),
+        detail: if passed {
+            String::new()
+        } else {
+            text::scenario(shown, text::Style::new(false))
+        },
+    })
+}

@@ -1,0 +1,171 @@
+//! `toolpass matrix` as a user runs it: two real runs' `--jsonl` reports
+//! (the dev reference on a small suite, one run with a failing scenario)
+//! rendered into a directory; a broken report is a `file:line` error.
+//!
+//! `the_page_renders_in_headless_chromium` loads the page in a real browser
+//! (Debian's `chromium`; `CHROMIUM=/path` for another) and is ignored by
+//! default: `.ci/run` installs chromium and runs it with `--ignored`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{parts, toolpass, write};
+
+const PASSES: &str = "title: reads\nspec: \"§6.1\"\nfiles: {a.txt: \"hi\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n    expect: {status: success, llm: {contains: hi}}\n";
+
+/// Two runs of a three-scenario suite, `a.jsonl` all passing and
+/// `b.jsonl` with `read/second` failing, rendered into `out/`.
+fn rendered() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fails = PASSES.replace("contains: hi", "contains: \"<bye> & so\"");
+    write(
+        dir.path(),
+        &[
+            ("a/read/first.yaml", PASSES),
+            ("a/read/second.yaml", PASSES),
+            ("a/top.yaml", PASSES),
+            ("b/read/first.yaml", PASSES),
+            ("b/read/second.yaml", &fails),
+            ("b/top.yaml", PASSES),
+        ],
+    );
+    for run in ["a", "b"] {
+        let (code, out, err) = parts(toolpass(
+            dir.path(),
+            &[
+                "run",
+                "--scenarios",
+                run,
+                "--jsonl",
+                &format!("{run}.jsonl"),
+            ],
+        ));
+        assert!(code == Some(0) || code == Some(1), "{out}{err}");
+    }
+    let (code, out, err) = parts(toolpass(
+        dir.path(),
+        &["matrix", "a.jsonl", "b.jsonl", "--out", "out"],
+    ));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(out, "3 scenarios × 2 implementations: out\n");
+    dir
+}
+
+#[test]
+fn matrix_writes_the_page_the_table_and_one_badge_per_implementation() {
+    let dir = rendered();
+    let out = dir.path().join("out");
+    let markdown = std::fs::read_to_string(out.join("matrix.md")).unwrap();
+    assert!(
+        markdown.contains("| `read/second` | required | ✅ | ❌ |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("1 of 3 scenarios do not pass everywhere"),
+        "{markdown}"
+    );
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        page.contains("&lt;bye&gt; &amp; so"),
+        "the failure's diff, escaped"
+    );
+    let badges: Vec<String> = std::fs::read_dir(out.join("badges"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(badges.len(), 2, "{badges:?}");
+    let badge: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("badges/toolpass-reference-b.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(badge["message"], "2/3 required");
+    assert_eq!(badge["color"], "red");
+}
+
+#[test]
+fn a_broken_report_is_named_with_its_line_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("bad.jsonl", "{\"type\":\"step\"}\n")]);
+    let (code, _, err) = parts(toolpass(
+        dir.path(),
+        &["matrix", "bad.jsonl", "--out", "out"],
+    ));
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("bad.jsonl:1: the first line must be the `header`"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("chromium"), PathBuf::from)
+}
+
+/// Runs headless chromium on `page` with `args`: its stdout.
+fn browse(page: &Path, profile: &Path, args: &[&str]) -> String {
+    let output = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs (install Debian's `chromium`, or set CHROMIUM)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+#[ignore = "needs chromium; .ci/run installs it and runs this with --ignored"]
+fn the_page_renders_in_headless_chromium() {
+    let dir = rendered();
+    let page = dir.path().join("out/index.html");
+    let profile = dir.path().join("profile");
+    // The DOM as the browser parsed it: every table and every failure's
+    // anchor made it through, and each failing cell's link has its target.
+    let dom = browse(&page, &profile, &["--dump-dom"]);
+    assert_eq!(dom.matches("<table>").count(), 3, "{dom}");
+    assert!(dom.contains("<tr id=\"s--read-second\">"), "{dom}");
+    let links: Vec<&str> = dom
+        .split("href=\"#")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    assert!(!links.is_empty(), "{dom}");
+    for link in links {
+        assert!(
+            dom.contains(&format!("id=\"{link}\"")),
+            "#{link} has no target"
+        );
+    }
+    // And it paints: a PNG of the requested size.
+    let shot = dir.path().join("matrix.png");
+    browse(
+        &page,
+        &profile,
+        &[
+            "--window-size=1200,900",
+            &format!("--screenshot={}", shot.display()),
+        ],
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((width, height), (1200, 900));
+}
