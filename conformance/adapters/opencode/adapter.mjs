@@ -5,7 +5,6 @@
 // in the session root, so nothing carries over from one call to the next.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,7 +47,7 @@ const CONFIG = { permission: { external_directory: 'deny' } };
 
 /** opencode keeps config, data, cache and state under XDG dirs: all in the scratch HOME. */
 function environment() {
-  const home = process.env.HOME ?? os.tmpdir();
+  const home = process.env.HOME; // run sets it to the scratch dir
   return {
     ...process.env,
     PATH: `${codex.rgDir}${path.delimiter}${process.env.PATH ?? ''}`,

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 
@@ -30,7 +30,7 @@ test('success and failure Outcomes carry the text once, and the error beside it'
 });
 
 test('a process: exit code, both streams, stdin, argv0 and cwd', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-common-'));
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'toolpass-common-'));
   const script = 'process.stdin.on("data", d => process.stdout.write(d)); process.stdin.on("end", () => { console.error(process.cwd()); process.exit(3); });';
   const result = await runProcess(process.execPath, ['-e', script], { cwd: dir, input: 'patch\n', env: process.env });
   assert.equal(result.code, 3);
@@ -63,7 +63,7 @@ test('a root session needs an absolute root and refuses config it cannot map', (
 });
 
 test('packages are found by resolution from the adapter, and absent ones are undefined', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-peers-'));
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'toolpass-peers-'));
   fs.writeFileSync(path.join(dir, 'package.json'), '{}');
   assert.equal(packageDir(dir, 'no-such-package'), undefined);
   // A fake @openai/codex with its aliased platform package beside it.
