@@ -55,15 +55,10 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if !(args.spread_limit.is_finite() && args.spread_limit > 0.0) {
         anyhow::bail!("--spread-limit must be a positive fraction, such as 0.25");
     }
-    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
+    let scenarios = match scenarios::select_some(&args.dirs, &args.filter, "time")? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
-    if scenarios.is_empty() {
-        anyhow::bail!(
-            "nothing to time: no scenario matches (see `toolpass list` with the same flags)"
-        );
-    }
     let specs: Vec<Option<&str>> = if args.implementations.is_empty() {
         vec![None]
     } else {
