@@ -31,3 +31,13 @@ bench-grep:
 # Install an adapter's pinned peer package (npm ci, no install scripts, scratch HOME).
 adapter-setup NAME:
     cd conformance/adapters/{{NAME}} && HOME="$(mktemp -d)" npm ci --ignore-scripts --no-audit --no-fund
+
+# Install every adapter's peer (npm registry), run the suite against the
+# reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.
+peers:
+    scripts/peers
+
+# Time the scenarios' calls: the reference against the installed Node peers
+# (after `just peers` or `just adapter-setup NAME`).
+bench-peers *ARGS:
+    cargo run --release -p toolpass -- bench --impl reference --impl qwen-code --impl gemini-cli {{ARGS}}

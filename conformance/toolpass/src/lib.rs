@@ -30,6 +30,7 @@
 //! # }
 //! ```
 
+pub mod bench;
 mod connection;
 pub mod diff;
 mod error;

@@ -38,6 +38,7 @@ fn observed(step: usize, status: Status, code: Option<&str>, llm: &str) -> Obser
             is_error: status == Status::Error,
             toolpass: true,
         },
+        timing: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! for `diff`, something is newly failing), 2 the runner itself could not
 //! do what was asked (for `diff`, a report cannot be read).
 
+mod bench;
 mod diff;
 mod filter;
 mod list;
@@ -60,6 +61,12 @@ enum Command {
     /// implementation as one static HTML page, a Markdown table, and a
     /// shields.io endpoint badge per implementation.
     Matrix(matrix::MatrixArgs),
+    /// Time the scenarios' calls through the protocol against one or
+    /// several implementations (`--impl` once each), interleaved, warm-up
+    /// discarded: start-up and per-call p50/p99 per tool, each
+    /// implementation's ratio to the first, and a warning when the figures
+    /// are unstable.
+    Bench(Box<bench::BenchArgs>),
 }
 
 /// Carries out the parsed command; the exit code on success, or the
@@ -73,6 +80,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(args) => record::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Matrix(args) => matrix::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
 

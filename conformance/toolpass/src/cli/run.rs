@@ -23,8 +23,8 @@ pub(super) struct RunArgs {
     /// The implementation: a command line (`"node server.js --stdio"`;
     /// `{root}` stands for the sandbox of a server that takes its root on
     /// the command line), or the name of an adapter under
-    /// conformance/adapters/. Without it, the reference server of this
-    /// workspace, built by cargo.
+    /// conformance/adapters/. Without it (or with `reference`), the
+    /// reference server of this workspace, built by cargo.
     #[arg(long = "impl", value_name = "CMD|NAME")]
     implementation: Option<String>,
     #[command(flatten)]
@@ -73,16 +73,10 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.reports.check()?;
-    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
+    let scenarios = match scenarios::select_some(&args.dirs, &args.filter, "run")? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
-    if scenarios.is_empty() {
-        // A mistyped filter must not pass CI by running nothing.
-        anyhow::bail!(
-            "nothing to run: no scenario matches (see `toolpass list` with the same flags)"
-        );
-    }
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
@@ -205,6 +199,10 @@ const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
 /// Overrides [`ADAPTERS`]: where `--impl NAME` looks for `NAME/run`.
 const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 
+/// The `--impl` name of this workspace's reference server (the default),
+/// for `toolpass bench --impl reference --impl qwen-code`.
+const REFERENCE: &str = "reference";
+
 /// `--impl`: an adapter's name, a command line, or the reference server.
 ///
 /// The first word names the adapter `<adapters>/<word>/run` when there is
@@ -212,7 +210,7 @@ const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 /// word that is no adapter is a program on `PATH`; anything else is a
 /// command line.
 pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
-    let Some(spec) = spec else {
+    let Some(spec) = spec.filter(|s| s.trim() != REFERENCE) else {
         return Ok(reference_server(Profile::Release)?);
     };
     let parsed = Implementation::parse(spec)?;

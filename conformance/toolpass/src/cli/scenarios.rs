@@ -106,6 +106,23 @@ pub(super) fn select(
     }
 }
 
+/// [`select`] for a command that acts on the scenarios (`what`: "run",
+/// "time"): an empty selection is an error, since a mistyped filter must
+/// not pass CI by doing nothing.
+pub(super) fn select_some(
+    dirs: &ScenarioDirs,
+    filter: &super::filter::FilterArgs,
+    what: &str,
+) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
+    let selected = select(dirs, filter)?;
+    if selected.as_ref().is_ok_and(Vec::is_empty) {
+        anyhow::bail!(
+            "nothing to {what}: no scenario matches (see `toolpass list` with the same flags)"
+        );
+    }
+    Ok(selected)
+}
+
 fn display_path(scenario: &Scenario) -> String {
     scenario
         .path

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use toolpass_protocol::{Dialect, Feature};
 use toolpass_scenario::Scenario;
 
-pub use play::Observed;
+pub use play::{CallTiming, Observed};
 pub use sandbox::SandboxFile;
 pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
 

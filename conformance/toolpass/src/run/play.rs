@@ -182,7 +182,8 @@ struct Player<'a> {
     observed: Vec<Observed>,
 }
 
-/// An Outcome as received at a step, for `toolpass record`.
+/// An Outcome as received at a step, for `toolpass record` and
+/// `toolpass bench`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {
     /// The step, from 1.
@@ -191,6 +192,18 @@ pub struct Observed {
     pub batch_call: Option<usize>,
     /// What the runner read of the Outcome.
     pub summary: OutcomeSummary,
+    /// For a `call` step: the tool and the `tools/call` round trip, request
+    /// written to answer read (judging not included).
+    pub timing: Option<CallTiming>,
+}
+
+/// One `tools/call` as `toolpass bench` times it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTiming {
+    /// The tool called.
+    pub tool: String,
+    /// Request written to answer read.
+    pub elapsed: Duration,
 }
 
 impl Player<'_> {
@@ -249,12 +262,25 @@ impl Player<'_> {
                 meta: None,
             },
         };
+        let sent = Instant::now();
         let value = match self.send::<method::ToolsCall>(&params, "call").await? {
             Ok(value) => value,
             Err(failure) => return Ok(vec![failure]),
         };
-        self.judge_reply(value, call.expect.as_ref(), call_id, method::TOOLS_CALL)
-            .await
+        let elapsed = sent.elapsed();
+        let before = self.observed.len();
+        let judged = self
+            .judge_reply(value, call.expect.as_ref(), call_id, method::TOOLS_CALL)
+            .await;
+        if self.observed.len() > before
+            && let Some(observed) = self.observed.last_mut()
+        {
+            observed.timing = Some(CallTiming {
+                tool: call.tool.value.clone(),
+                elapsed,
+            });
+        }
+        judged
     }
 
     /// Sends a request: its result, a failure of the step (a JSON-RPC error
@@ -314,6 +340,7 @@ impl Player<'_> {
             step: self.step,
             batch_call: None,
             summary: summary.clone(),
+            timing: None,
         });
         let reply = Reply { value, summary };
         let failures = match expect {

@@ -1,0 +1,316 @@
+//! `toolpass bench`: the scenarios' calls timed through the protocol, for
+//! one or several implementations in one run.
+//!
+//! Every round runs the selected scenarios once against each
+//! implementation, one worker each, in an order that rotates from round to
+//! round (so no implementation always runs first, on a cold cache, or
+//! last); the warm-up rounds are discarded. A call's time is its
+//! `tools/call` round trip, request written to answer read, judging
+//! excluded. Start-up is spawn to `initialize` answered, measured the same
+//! interleaved way.
+//!
+//! Per tool: p50 and p99 of each implementation's calls, and its ratio to
+//! the first implementation over the calls both made (the same scenario
+//! step), so a peer that skips scenarios is compared on what it ran. A
+//! tool whose round medians spread more than [`BenchConfig::spread_limit`]
+//! is flagged: the figures of a noisy machine are not to be trusted.
+
+pub mod render;
+mod stats;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use toolpass_scenario::Scenario;
+
+use crate::run::{RunConfig, ScenarioResult};
+use crate::{StartError, Supervisor};
+
+pub use stats::{Stats, percentile};
+
+/// How to bench.
+#[derive(Debug, Clone)]
+pub struct BenchConfig {
+    /// Rounds whose times count.
+    pub rounds: u32,
+    /// Rounds run first and discarded.
+    pub warmup: u32,
+    /// Start-ups timed per implementation (after `warmup` discarded ones).
+    pub startups: u32,
+    /// How long one request may take.
+    pub timeout: Duration,
+    /// The largest spread of a tool's round medians, `(max - min) / median`,
+    /// before it is flagged as unstable.
+    pub spread_limit: f64,
+}
+
+impl Default for BenchConfig {
+    fn default() -> BenchConfig {
+        BenchConfig {
+            rounds: 5,
+            warmup: 1,
+            startups: 10,
+            timeout: Duration::from_secs(30),
+            spread_limit: 0.25,
+        }
+    }
+}
+
+/// What a bench found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bench {
+    /// Rounds that counted, after `warmup` discarded ones.
+    pub rounds: u32,
+    /// Rounds discarded.
+    pub warmup: u32,
+    /// The implementations, in the order given; ratios are to the first.
+    pub implementations: Vec<Timed>,
+    /// One row per tool called, sorted by name, then `all tools`.
+    pub tools: Vec<ToolRow>,
+    /// Figures not to be trusted, one line each.
+    pub warnings: Vec<String>,
+}
+
+/// One implementation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timed {
+    /// Its `serverInfo.name`.
+    pub name: String,
+    /// Its `serverInfo.version`.
+    pub version: String,
+    /// Its command line.
+    pub command: String,
+    /// Spawn to `initialize` answered.
+    pub startup: Stats,
+    /// Its start-up p50 over the first implementation's.
+    pub startup_ratio: f64,
+}
+
+/// One tool across the implementations.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolRow {
+    /// The tool, or `all tools`.
+    pub tool: String,
+    /// One cell per implementation; `None` where it made no such call.
+    pub cells: Vec<Option<ToolCell>>,
+}
+
+/// One tool's calls in one implementation.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolCell {
+    /// Its calls' times.
+    pub stats: Stats,
+    /// p50 over the first implementation's p50, on the calls both made;
+    /// `None` when they made none in common.
+    pub ratio: Option<f64>,
+}
+
+/// The name of the row over every call.
+pub const ALL_TOOLS: &str = "all tools";
+
+/// One call: which scenario step, which tool, how long.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sample {
+    pub(crate) key: (String, usize),
+    pub(crate) tool: String,
+    pub(crate) round: u32,
+    pub(crate) elapsed: Duration,
+}
+
+/// Runs the bench: start-ups, then the rounds.
+pub async fn bench(
+    supervisors: &[Supervisor],
+    scenarios: &[Scenario],
+    config: &BenchConfig,
+) -> Result<Bench, StartError> {
+    let scratch = tempfile::tempdir().map_err(|e| {
+        StartError::new(
+            crate::StartErrorKind::Spawn,
+            format!("create a scratch root: {e}"),
+        )
+    })?;
+    let mut names = Vec::with_capacity(supervisors.len());
+    let mut startups = vec![Vec::new(); supervisors.len()];
+    // The first start-ups of each (cold caches, a first JIT) are warm-up too.
+    for n in 0..config.warmup + config.startups.max(1) {
+        for i in rotation(supervisors.len(), n) {
+            let started = Instant::now();
+            let connection = supervisors[i].connect(Some(scratch.path())).await?;
+            if n >= config.warmup {
+                startups[i].push(started.elapsed());
+            }
+            if n == 0 {
+                names.push((i, connection.peer().server_info().clone()));
+            }
+            connection.close().await;
+        }
+    }
+    names.sort_by_key(|(i, _)| *i);
+    let run = RunConfig {
+        jobs: 1,
+        isolate: false,
+        keep: false,
+        timeout: config.timeout,
+        repeat: 1,
+        bless: false,
+        record: false,
+    };
+    let mut samples = vec![Vec::new(); supervisors.len()];
+    for round in 0..config.warmup + config.rounds.max(1) {
+        for i in rotation(supervisors.len(), round) {
+            let results = crate::run::run(&supervisors[i], scenarios, &run, |_| {}).await;
+            if round >= config.warmup {
+                samples[i].extend(samples_of(&results, round - config.warmup));
+            }
+        }
+    }
+    let implementations = names
+        .into_iter()
+        .zip(&startups)
+        .enumerate()
+        .map(|(i, ((_, info), times))| Timed {
+            name: info.name,
+            version: info.version,
+            command: supervisors[i].implementation().to_string(),
+            startup: Stats::of(times),
+            startup_ratio: ratio(&Stats::of(times), &Stats::of(&startups[0])),
+        })
+        .collect::<Vec<_>>();
+    let (tools, mut warnings) = tabulate(&samples, &implementations, config);
+    for (timed, times) in implementations.iter().zip(&startups) {
+        warnings.extend(unstable(
+            &timed.name,
+            "start-up",
+            times,
+            config.spread_limit,
+        ));
+    }
+    Ok(Bench {
+        rounds: config.rounds.max(1),
+        warmup: config.warmup,
+        implementations,
+        tools,
+        warnings,
+    })
+}
+
+/// The order of the implementations in round `n`: rotated by one each round.
+pub(crate) fn rotation(count: usize, n: u32) -> impl Iterator<Item = usize> {
+    let start = n as usize % count.max(1);
+    (0..count).map(move |k| (start + k) % count)
+}
+
+fn samples_of(results: &[ScenarioResult], round: u32) -> impl Iterator<Item = Sample> + '_ {
+    results.iter().flat_map(move |result| {
+        result.observed.iter().filter_map(move |observed| {
+            let timing = observed.timing.as_ref()?;
+            Some(Sample {
+                key: (result.id.clone(), observed.step),
+                tool: timing.tool.clone(),
+                round,
+                elapsed: timing.elapsed,
+            })
+        })
+    })
+}
+
+/// The rows per tool and `all tools`, and the unstable ones.
+pub(crate) fn tabulate(
+    samples: &[Vec<Sample>],
+    implementations: &[Timed],
+    config: &BenchConfig,
+) -> (Vec<ToolRow>, Vec<String>) {
+    let tools: BTreeSet<&str> = samples.iter().flatten().map(|s| s.tool.as_str()).collect();
+    let mut warnings = Vec::new();
+    let mut rows = Vec::new();
+    for tool in tools.into_iter().map(Some).chain([None]) {
+        let of = |i: usize| -> Vec<&Sample> {
+            samples[i]
+                .iter()
+                .filter(|s| tool.is_none_or(|t| s.tool == t))
+                .collect()
+        };
+        let first = of(0);
+        let cells = (0..samples.len())
+            .map(|i| {
+                let mine = of(i);
+                if mine.is_empty() {
+                    return None;
+                }
+                let times: Vec<Duration> = mine.iter().map(|s| s.elapsed).collect();
+                if let Some(tool) = tool {
+                    let name = &implementations[i].name;
+                    warnings.extend(unstable_rounds(name, tool, &mine, config.spread_limit));
+                }
+                Some(ToolCell {
+                    stats: Stats::of(&times),
+                    ratio: common_ratio(&mine, &first),
+                })
+            })
+            .collect();
+        rows.push(ToolRow {
+            tool: tool.unwrap_or(ALL_TOOLS).to_owned(),
+            cells,
+        });
+    }
+    (rows, warnings)
+}
+
+/// p50 over the first's p50, on the scenario steps both called.
+fn common_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<f64> {
+    let theirs: BTreeSet<&(String, usize)> = first.iter().map(|s| &s.key).collect();
+    let ours: BTreeSet<&(String, usize)> = mine.iter().map(|s| &s.key).collect();
+    let pick = |samples: &[&Sample], other: &BTreeSet<&(String, usize)>| -> Vec<Duration> {
+        samples
+            .iter()
+            .filter(|s| other.contains(&s.key))
+            .map(|s| s.elapsed)
+            .collect()
+    };
+    let a = pick(mine, &theirs);
+    let b = pick(first, &ours);
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    Some(ratio(&Stats::of(&a), &Stats::of(&b)))
+}
+
+fn ratio(a: &Stats, b: &Stats) -> f64 {
+    if b.p50_ms > 0.0 {
+        a.p50_ms / b.p50_ms
+    } else {
+        f64::NAN
+    }
+}
+
+/// A warning when the medians of the rounds spread too widely.
+fn unstable_rounds(name: &str, tool: &str, samples: &[&Sample], limit: f64) -> Option<String> {
+    let mut rounds: BTreeMap<u32, Vec<Duration>> = BTreeMap::new();
+    for sample in samples {
+        rounds.entry(sample.round).or_default().push(sample.elapsed);
+    }
+    if rounds.len() < 2 {
+        return None;
+    }
+    let medians: Vec<Duration> = rounds.values().map(|t| Stats::of(t).p50()).collect();
+    unstable(name, &format!("{tool} round medians"), &medians, limit)
+}
+
+/// A warning when `times` spread more than `limit` around their median.
+fn unstable(name: &str, what: &str, times: &[Duration], limit: f64) -> Option<String> {
+    let stats = Stats::of(times);
+    let spread = stats.spread();
+    (spread > limit).then(|| {
+        format!(
+            "{name} {what}: {:.3}–{:.3} ms, spread {:.0}% > {:.0}%",
+            stats.min_ms,
+            stats.max_ms,
+            spread * 100.0,
+            limit * 100.0
+        )
+    })
+}

@@ -1,0 +1,76 @@
+//! `toolpass bench` as a user runs it: two implementations (the dev
+//! reference, once by name and once by command line) on a small suite,
+//! text on stdout and JSON beside it. Times are not asserted: the
+//! machines are shared and noisy; shapes and counts are.
+
+mod common;
+
+use common::{parts, server, toolpass, write};
+
+const SUITE: &str = "title: read then edit\nspec: \"§6.1\"\nfiles: {a.txt: \"one\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n  - call: edit\n    args: {file_path: \"{root}/a.txt\", old_string: one, new_string: \"1\"}\n";
+
+#[test]
+fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/a.yaml", SUITE), ("s/b.yaml", SUITE)]);
+    let second = format!("'{}'", server());
+    let (code, out, err) = parts(toolpass(
+        dir.path(),
+        &[
+            "bench",
+            "--scenarios",
+            "s",
+            "--impl",
+            "reference",
+            "--impl",
+            &second,
+            "--rounds",
+            "2",
+            "--warmup",
+            "1",
+            "--startups",
+            "2",
+            "--json",
+            "b.json",
+        ],
+    ));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("2 rounds after 1 warm-up"), "{out}");
+    assert!(out.contains("on the scenario steps both called"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
+    assert_eq!(json["implementations"].as_array().unwrap().len(), 2);
+    assert_eq!(json["implementations"][0]["name"], "toolpass-reference");
+    assert_eq!(json["implementations"][0]["startup"]["count"], 2);
+    let tools: Vec<&str> = json["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["edit", "read_file", "all tools"]);
+    // Two scenarios × two counted rounds: four calls of each tool each.
+    let read = &json["tools"][1]["cells"];
+    assert_eq!(read[0]["stats"]["count"], 4);
+    assert_eq!(read[1]["stats"]["count"], 4);
+    assert_eq!(read[0]["ratio"], 1.0);
+    assert!(read[1]["ratio"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bench_refuses_an_empty_selection_and_a_bad_spread_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/a.yaml", SUITE)]);
+    let (code, _, err) = parts(toolpass(
+        dir.path(),
+        &["bench", "--scenarios", "s", "--filter", "nope"],
+    ));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("nothing to time"), "{err}");
+    let (code, _, err) = parts(toolpass(
+        dir.path(),
+        &["bench", "--scenarios", "s", "--spread-limit", "0"],
+    ));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--spread-limit"), "{err}");
+}
