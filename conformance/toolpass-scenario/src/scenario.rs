@@ -134,6 +134,38 @@ pub struct Expect {
 }
 
 impl Scenario {
+    /// The tools the scenario calls and expects the implementation to
+    /// declare: every `call` and `batch` tool, except those it says must
+    /// not be declared (`expect_tools: excludes`) or disables in its
+    /// config. Empty for a scenario about deferred tools, whose calls name
+    /// tools `tools/list` does not show until they are revealed.
+    pub fn called_tools(&self) -> BTreeSet<&str> {
+        if self.features().contains(&Feature::DeferredTools) {
+            return BTreeSet::new();
+        }
+        let mut excluded: BTreeSet<&str> = self
+            .config
+            .disabled_tools
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let mut called = BTreeSet::new();
+        for step in &self.steps {
+            match &step.kind {
+                StepKind::Call(call) => {
+                    called.insert(call.tool.as_str());
+                }
+                StepKind::Batch(calls) => called.extend(calls.iter().map(|c| c.tool.as_str())),
+                StepKind::ExpectTools(expect) => {
+                    excluded.extend(expect.excludes.iter().map(|t| t.as_str()));
+                }
+                _ => {}
+            }
+        }
+        called.retain(|tool| !excluded.contains(tool));
+        called
+    }
+
     /// The features the scenario needs: those it `requires` and those its
     /// steps imply (`batch`, `confirm`, `notices`, `fault:<point>`, and
     /// `sessions` for a config or any of those).

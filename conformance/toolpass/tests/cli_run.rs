@@ -247,3 +247,24 @@ fn a_plain_mcp_server_runs_the_call_only_scenarios_and_skips_the_rest() {
         "no skip names the plain MCP server"
     );
 }
+
+#[test]
+fn a_scenario_calling_a_tool_the_implementation_does_not_declare_is_skipped() {
+    let undeclared = "title: t\nspec: s\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a\"}\n  - call: toolpass_never_declared\n    args: {}\n";
+    // Saying the tool must not be declared makes calling it the point.
+    let deliberate = "title: t\nspec: s\nsteps:\n  - expect_tools: {excludes: [toolpass_never_declared]}\n  - call: toolpass_never_declared\n    args: {}\n    expect: {status: error}\n";
+    let dir = suite(&[("s/skipped.yaml", undeclared), ("s/runs.yaml", deliberate)]);
+    let (code, out, err) = toolpass(
+        dir.path(),
+        &["run", "--scenarios", "s", "--jsonl", "r.jsonl"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("2 scenarios: 1 pass, 1 skip"), "{out}");
+    let report = std::fs::read_to_string(dir.path().join("r.jsonl")).unwrap();
+    assert!(
+        report.contains(
+            "calls toolpass_never_declared, which the implementation does not declare (tools/list)"
+        ),
+        "{report}"
+    );
+}

@@ -105,6 +105,11 @@ impl Player<'_> {
                 }
             }
         }
+        if let Some(reason) = self.undeclared(scenario).await {
+            self.close().await;
+            let verdict = Verdict::Skip;
+            return (Vec::new(), Some(Stopped { verdict, reason }));
+        }
         let mut results = Vec::new();
         for (i, step) in scenario.steps.iter().enumerate() {
             let started = Instant::now();
@@ -514,6 +519,32 @@ impl Player<'_> {
             }
         }
         Ok(failures)
+    }
+
+    /// Why the scenario is skipped, if it calls a tool the implementation
+    /// does not declare in this session: a tool layer that offers no
+    /// `list_directory` (or only `edit`) cannot be judged on it. A list that
+    /// cannot be read skips nothing; the steps will say what is wrong.
+    async fn undeclared(&mut self, scenario: &Scenario) -> Option<String> {
+        let called = scenario.called_tools();
+        if called.is_empty() {
+            return None;
+        }
+        let declared = match self.list_tools().await {
+            Ok(Ok(declared)) => declared,
+            _ => return None,
+        };
+        let names: Vec<&str> = declared
+            .iter()
+            .filter_map(|d| d.get("name").and_then(Value::as_str))
+            .collect();
+        let missing: Vec<&str> = called.into_iter().filter(|t| !names.contains(t)).collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "calls {}, which the implementation does not declare (tools/list)",
+                missing.join(", ")
+            )
+        })
     }
 
     /// Every declaration, following MCP's pagination cursor.
