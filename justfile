@@ -30,7 +30,7 @@ bench-grep:
 
 # Install an adapter's pinned peer package (npm ci, no install scripts, scratch HOME).
 adapter-setup NAME:
-    cd conformance/adapters/{{NAME}} && HOME="$(mktemp -d)" npm ci --ignore-scripts --no-audit --no-fund
+    scripts/adapter-setup {{NAME}}
 
 # Install every adapter's peer (npm registry), run the suite against the
 # reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.

@@ -11,8 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { failure } from '../common/outcome.mjs';
-import { codexVendor, inCodexSandbox } from '../common/peers.mjs';
-import { runProcess } from '../common/process.mjs';
+import { codexVendor, runSandboxed } from '../common/peers.mjs';
 import { claimStdout, runRootAdapter } from '../common/server.mjs';
 import { editDescriptor } from '../common/tools.mjs';
 import { buildEditPatch, editArguments } from './lib/patch.mjs';
@@ -76,7 +75,7 @@ async function callEdit(name, args, root) {
     ...edit,
     fileText: edit.oldString === '' ? undefined : currentText(absolute),
   });
-  const result = await runProcess(...inCodexSandbox(vendor, root, [applyPatch]), {
+  const result = await runSandboxed(vendor, root, [applyPatch], {
     cwd: root,
     env: process.env,
     input: patch,

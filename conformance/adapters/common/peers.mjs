@@ -4,7 +4,10 @@
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+
+import { runProcess } from './process.mjs';
 
 /** The directory of package `name` as seen from `adapterDir`, or undefined. */
 export function packageDir(adapterDir, name) {
@@ -57,6 +60,33 @@ export function codexVendor(adapterDir, platform = process.platform, arch = proc
  */
 export function inCodexSandbox(vendor, root, argv) {
   return [vendor.codex, ['sandbox', '-P', ':workspace', '-C', root, '--', ...argv]];
+}
+
+/**
+ * runProcess of `argv` inside Codex's sandbox, then the empty `.git`
+ * directories the sandbox leaves in its writable temp roots removed (it
+ * creates them there to mount its read-only `.git` guard). Left behind, a
+ * `/tmp/.git` puts every later sandbox of every implementation inside a
+ * "git repository". Only a `.git` that was not there before the call and
+ * is still empty is removed.
+ */
+export async function runSandboxed(vendor, root, argv, options = {}) {
+  const temps = [...new Set([os.tmpdir(), options.env?.TMPDIR, '/tmp'].filter(Boolean))];
+  const guards = temps.map((dir) => path.join(dir, '.git')).filter((git) => !fs.existsSync(git));
+  try {
+    return await runProcess(...inCodexSandbox(vendor, root, argv), options);
+  } finally {
+    for (const git of guards) removeIfEmptyDir(git);
+  }
+}
+
+/** rmdir `dir` if it is an empty directory; anything else is left alone. */
+export function removeIfEmptyDir(dir) {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Absent, not empty, or not a directory: not ours to remove.
+  }
 }
 
 /** A sandboxed program's stderr without the warnings Codex's sandbox launcher adds. */

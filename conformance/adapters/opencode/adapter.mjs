@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { codexVendor, inCodexSandbox } from '../common/peers.mjs';
-import { runProcess } from '../common/process.mjs';
+import { codexVendor, runSandboxed } from '../common/peers.mjs';
 import { claimStdout, runRootAdapter } from '../common/server.mjs';
 import { opencodeBinary } from './lib/binary.mjs';
 import { TOOLS, toOpencode, toOutcome } from './lib/mapping.mjs';
@@ -69,7 +68,7 @@ function environment() {
 async function call(name, args, root) {
   const { tool, params } = toOpencode(name, args);
   const argv = [opencode.binary, 'debug', 'agent', 'build', '--pure', '--tool', tool, '--params', JSON.stringify(params)];
-  const result = await runProcess(...inCodexSandbox(codex, root, argv), { cwd: root, env: environment(), timeoutMs: 55_000 });
+  const result = await runSandboxed(codex, root, argv, { cwd: root, env: environment(), timeoutMs: 55_000 });
   return toOutcome(tool, result);
 }
 

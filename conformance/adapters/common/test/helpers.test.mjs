@@ -9,7 +9,7 @@ import path from 'node:path';
 import test from 'node:test';
 
 import { failure, processFailure, success, toolNotRegistered } from '../outcome.mjs';
-import { codexTriple, codexVendor, inCodexSandbox, packageDir, withoutSandboxWarnings } from '../peers.mjs';
+import { codexTriple, codexVendor, inCodexSandbox, packageDir, removeIfEmptyDir, withoutSandboxWarnings } from '../peers.mjs';
 import { runProcess } from '../process.mjs';
 import { openRootSession, Sessions } from '../server.mjs';
 import { descriptor } from '../tools.mjs';
@@ -96,4 +96,19 @@ test("Codex's sandbox wraps a command, and its launcher's warnings are dropped",
   assert.equal(file, '/x/codex');
   assert.deepEqual(args, ['sandbox', '-P', ':workspace', '-C', '/r', '--', '/bin/tool', '-a']);
   assert.equal(withoutSandboxWarnings('WARNING: proceeding, even though …\nFailed to write file /etc/x\n'), 'Failed to write file /etc/x');
+});
+
+test("a sandbox's stray .git guard is removed only when it is an empty directory", () => {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), "guard-"));
+  const empty = path.join(dir, 'empty');
+  const full = path.join(dir, 'full');
+  const file = path.join(dir, 'file');
+  fs.mkdirSync(empty);
+  fs.mkdirSync(full);
+  fs.writeFileSync(path.join(full, 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(file, 'x');
+  for (const p of [empty, full, file, path.join(dir, 'absent')]) removeIfEmptyDir(p);
+  assert.equal(fs.existsSync(empty), false);
+  assert.equal(fs.existsSync(path.join(full, 'HEAD')), true);
+  assert.equal(fs.existsSync(file), true);
 });

@@ -220,16 +220,26 @@ impl ScenarioResult {
             .or(Some(self.level))
     }
 
-    /// Writes the sandbox root as `{root}` in every text the result
-    /// carries, so reports and expected-failure messages do not change
-    /// from one run (and one temporary directory) to the next.
+    /// Writes the sandbox root as `{root}` (the directory beside it as
+    /// `{outside}`, their parent as `{root}/..`) in every text the result carries, so reports and
+    /// expected-failure messages do not change from one run (and one
+    /// temporary directory) to the next.
     pub fn write_root_as_placeholder(&mut self, root: &str) {
         if root.is_empty() {
             return;
         }
+        let outside = toolpass_scenario::outside_of(root);
+        let private = root.rsplit_once('/').map_or("", |(parent, _)| parent);
         let fix = |text: &mut String| {
+            if text.contains(&outside) {
+                *text = text.replace(&outside, "{outside}");
+            }
             if text.contains(root) {
                 *text = text.replace(root, "{root}");
+            }
+            // What is left of the private directory is `{root}/..` itself.
+            if !private.is_empty() && text.contains(private) {
+                *text = text.replace(private, "{root}/..");
             }
         };
         if let Some(reason) = &mut self.reason {
