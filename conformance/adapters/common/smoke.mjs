@@ -1,0 +1,90 @@
+// The smoke test every adapter runs: its real peer behind toolpass/1, one
+// session that reads (when the adapter declares read_file) and edits a
+// file in a temp root. Without the peer installed it is reported as
+// skipped, naming the setup command, so CI without the registry stays
+// honest about what it did not check.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+/** Why the peer cannot be smoke-tested here, or undefined when it can. */
+export function notInstalled(adapterDir) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(adapterDir, 'package.json'), 'utf8'));
+  const missing = Object.keys(pkg.dependencies ?? {}).filter(
+    (name) => !fs.existsSync(path.join(adapterDir, 'node_modules', name, 'package.json')),
+  );
+  if (missing.length === 0) return undefined;
+  return `${missing.join(', ')} not installed: run \`just adapter-setup ${path.basename(adapterDir)}\``;
+}
+
+/** A toolpass/1 client of the adapter's `run`, one request at a time. */
+function connect(adapterDir) {
+  const child = spawn(path.join(adapterDir, 'run'), [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stderr = [];
+  child.stderr.on('data', (chunk) => stderr.push(chunk));
+  const lines = readline.createInterface({ input: child.stdout });
+  const waiting = new Map();
+  lines.on('line', (line) => {
+    const message = JSON.parse(line);
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  });
+  let next = 0;
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      const timer = setTimeout(
+        () => reject(new Error(`${method}: no answer in 60 s\n${Buffer.concat(stderr)}`)),
+        60_000,
+      );
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result);
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  const close = () =>
+    new Promise((resolve) => {
+      child.on('close', resolve);
+      child.stdin.end();
+    });
+  return { request, close };
+}
+
+/** The smoke scenario: initialize, open, list, (read,) edit, close. */
+export async function smoke(adapterDir) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-smoke-')));
+  const file = path.join(root, 'a.txt');
+  fs.writeFileSync(file, 'hello\n');
+  const peer = connect(adapterDir);
+  try {
+    const init = await peer.request('initialize', {
+      protocolVersion: 'toolpass/1',
+      capabilities: {},
+      clientInfo: { name: 'smoke', version: '1' },
+    });
+    assert.equal(init.capabilities.toolpass.version, 1);
+    const { sessionId } = await peer.request('toolpass/session.open', { root });
+    const { tools } = await peer.request('tools/list', { sessionId });
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes('edit'), `edit is declared: ${names.join(', ')}`);
+    const call = (name, args, callId) =>
+      peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId } } });
+    if (names.includes('read_file')) {
+      const read = await call('read_file', { file_path: file }, 'c1');
+      assert.equal(read._meta.toolpass.status, 'success', read._meta.toolpass.llmContent);
+    }
+    const edit = await call('edit', { file_path: file, old_string: 'hello', new_string: 'world' }, 'c2');
+    assert.equal(edit._meta.toolpass.status, 'success', edit._meta.toolpass.llmContent);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'world\n');
+    await peer.request('toolpass/session.close', { sessionId });
+  } finally {
+    await peer.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
