@@ -311,3 +311,23 @@ fn a_pending_scenario_with_a_reason_loads() {
     .unwrap();
     assert_eq!(s.level.value, toolpass_scenario::Level::Pending);
 }
+
+#[test]
+fn called_tools_are_the_calls_less_the_excluded_and_disabled_ones() {
+    let scenario = parse_str(
+        "title: t\nspec: s\nconfig: {disabledTools: [glob]}\nsteps:\n  - call: read_file\n  - call: glob\n  - expect_tools: {excludes: [nope]}\n  - call: nope\n  - batch:\n      - call: edit\n",
+        "area/ok",
+    )
+    .unwrap();
+    let called: Vec<&str> = scenario.called_tools().into_iter().collect();
+    assert_eq!(called, ["edit", "read_file"]);
+    let deferred = parse_str(
+        "title: t\nspec: s\nrequires: [deferred_tools]\nsteps:\n  - call: hidden_tool\n",
+        "area/deferred",
+    )
+    .unwrap();
+    assert!(
+        deferred.called_tools().is_empty(),
+        "deferred tools show only once revealed"
+    );
+}

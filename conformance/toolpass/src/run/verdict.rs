@@ -273,7 +273,48 @@ fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S:
 
 #[cfg(test)]
 mod tests {
-    use super::Verdict;
+    use super::{Failure, ScenarioResult, StepResult, Verdict};
+    use std::time::Duration;
+    use toolpass_scenario::Level;
+
+    #[test]
+    fn the_private_directory_is_written_as_placeholders_whatever_tmpdir_was() {
+        let mut result = ScenarioResult {
+            id: "s".into(),
+            path: None,
+            title: "t".into(),
+            spec: "s".into(),
+            level: Level::Required,
+            tags: Vec::new(),
+            verdict: Verdict::Fail,
+            reason: Some("at /tmp/p1/root/a".into()),
+            steps: vec![StepResult {
+                index: 1,
+                line: 3,
+                label: "call read_file".into(),
+                level: Level::Required,
+                verdict: Verdict::Fail,
+                failures: vec![Failure::new(
+                    "llm",
+                    "read /tmp/p1/outside/secret.txt, then /tmp/p1/x and /tmp/p1/root",
+                )],
+                stderr_tail: String::new(),
+                duration: Duration::ZERO,
+            }],
+            repetition: 1,
+            duration: Duration::ZERO,
+            blessed: 0,
+            observed: Vec::new(),
+            kept_sandbox: None,
+            sandbox_after: None,
+        };
+        result.write_root_as_placeholder("/tmp/p1/root");
+        assert_eq!(result.reason.as_deref(), Some("at {root}/a"));
+        assert_eq!(
+            result.steps[0].failures[0].message,
+            "read {outside}/secret.txt, then {root}/../x and {root}"
+        );
+    }
 
     /// `ALL` lists every verdict once: a new variant breaks this match
     /// until it is given a place, and the assertion until `ALL` has it.
