@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use toolpass_scenario::Level;
 
 use super::{Matrix, score_text};
+use crate::report::markdown::{code, text};
 use crate::run::Verdict;
 
 /// The Markdown for `matrix`.
@@ -15,12 +16,7 @@ pub fn render(matrix: &Matrix) -> String {
     let header = |out: &mut String, first: &str| {
         let _ = write!(out, "| {first} |");
         for column in &matrix.columns {
-            let _ = write!(
-                out,
-                " {} {} |",
-                cell_text(&column.label),
-                cell_text(&column.version)
-            );
+            let _ = write!(out, " {} {} |", text(&column.label), text(&column.version));
         }
         out.push_str("\n|:--|");
         out.push_str(&"--:|".repeat(matrix.columns.len()));
@@ -48,7 +44,7 @@ pub fn render(matrix: &Matrix) -> String {
     out.push_str("\n\nRequired level by area (passed/scored):\n\n");
     header(&mut out, "area");
     for area in matrix.areas() {
-        let _ = write!(out, "| `{area}` |");
+        let _ = write!(out, "| {} |", code(area));
         for column in &matrix.columns {
             let score = column
                 .areas
@@ -75,13 +71,13 @@ fn differences(out: &mut String, matrix: &Matrix) {
     }
     let _ = write!(out, "| scenario | level |");
     for column in &matrix.columns {
-        let _ = write!(out, " {} |", cell_text(&column.label));
+        let _ = write!(out, " {} |", text(&column.label));
     }
     out.push_str("\n|:--|:--|");
     out.push_str(&":-:|".repeat(matrix.columns.len()));
     out.push('\n');
     for row in rows {
-        let _ = write!(out, "| `{}` | {} |", row.id, row.level.as_str());
+        let _ = write!(out, "| {} | {} |", code(&row.id), row.level.as_str());
         for cell in &row.cells {
             let mark = cell.as_ref().map_or("–", |c| mark(c.verdict));
             let _ = write!(out, " {mark} |");
@@ -99,9 +95,4 @@ fn mark(verdict: Verdict) -> &'static str {
         Verdict::Skip => "➖",
         Verdict::Error | Verdict::Timeout | Verdict::Crash | Verdict::ProtocolError => "💥",
     }
-}
-
-/// Text safe inside a table cell.
-fn cell_text(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }

@@ -149,7 +149,7 @@ fn fold(summary: &str, language: &str, body: &str) -> String {
 /// Plain text as one line of Markdown, fit for a table cell: line breaks
 /// as spaces, and the characters Markdown or HTML would act on (pipes,
 /// backticks, emphasis, links, tags, entities) escaped with a backslash.
-fn text(text: &str) -> String {
+pub(crate) fn text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -166,7 +166,7 @@ fn text(text: &str) -> String {
 
 /// A one-line code span, fit for a table cell. Backticks become `'`: ids,
 /// paths and command lines seldom have one.
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let text = text.replace(['\r', '\n'], " ").replace('`', "'");
     format!("`{}`", text.replace('|', "\\|"))
 }
