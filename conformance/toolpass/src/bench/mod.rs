@@ -133,7 +133,7 @@ pub async fn bench(
             format!("create a scratch root: {e}"),
         )
     })?;
-    let mut names = Vec::with_capacity(supervisors.len());
+    let mut infos = vec![None; supervisors.len()];
     let mut startups = vec![Vec::new(); supervisors.len()];
     // The first start-ups of each (cold caches, a first JIT) are warm-up too.
     for n in 0..config.warmup + config.startups.max(1) {
@@ -143,13 +143,12 @@ pub async fn bench(
             if n >= config.warmup {
                 startups[i].push(started.elapsed());
             }
-            if n == 0 {
-                names.push((i, connection.peer().server_info().clone()));
+            if infos[i].is_none() {
+                infos[i] = Some(connection.peer().server_info().clone());
             }
             connection.close().await;
         }
     }
-    names.sort_by_key(|(i, _)| *i);
     let run = RunConfig {
         jobs: 1,
         isolate: false,
@@ -168,24 +167,26 @@ pub async fn bench(
             }
         }
     }
-    let implementations = names
+    let startup: Vec<Stats> = startups.iter().map(|times| Stats::of(times)).collect();
+    let implementations = infos
         .into_iter()
-        .zip(&startups)
-        .enumerate()
-        .map(|(i, ((_, info), times))| Timed {
+        .flatten()
+        .zip(&startup)
+        .zip(supervisors)
+        .map(|((info, stats), supervisor)| Timed {
             name: info.name,
             version: info.version,
-            command: supervisors[i].implementation().to_string(),
-            startup: Stats::of(times),
-            startup_ratio: ratio(&Stats::of(times), &Stats::of(&startups[0])),
+            command: supervisor.implementation().to_string(),
+            startup: *stats,
+            startup_ratio: ratio(stats, &startup[0]),
         })
         .collect::<Vec<_>>();
     let (tools, mut warnings) = tabulate(&samples, &implementations, config);
-    for (timed, times) in implementations.iter().zip(&startups) {
+    for (timed, stats) in implementations.iter().zip(&startup) {
         warnings.extend(unstable(
             &timed.name,
             "start-up",
-            times,
+            stats,
             config.spread_limit,
         ));
     }
@@ -297,12 +298,16 @@ fn unstable_rounds(name: &str, tool: &str, samples: &[&Sample], limit: f64) -> O
         return None;
     }
     let medians: Vec<Duration> = rounds.values().map(|t| Stats::of(t).p50()).collect();
-    unstable(name, &format!("{tool} round medians"), &medians, limit)
+    unstable(
+        name,
+        &format!("{tool} round medians"),
+        &Stats::of(&medians),
+        limit,
+    )
 }
 
-/// A warning when `times` spread more than `limit` around their median.
-fn unstable(name: &str, what: &str, times: &[Duration], limit: f64) -> Option<String> {
-    let stats = Stats::of(times);
+/// A warning when `stats` spread more than `limit` around their median.
+fn unstable(name: &str, what: &str, stats: &Stats, limit: f64) -> Option<String> {
     let spread = stats.spread();
     (spread > limit).then(|| {
         format!(
