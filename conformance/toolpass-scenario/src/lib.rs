@@ -100,7 +100,7 @@ pub use json::{Args, Json};
 pub use load::{LoadError, LoadErrors, load_dir, load_file, parse_str, yaml_error};
 pub use located::{Located, Pos};
 pub use matcher::{Condition, Matcher, Mismatch, Pattern, Snapshot, SnapshotName};
-pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of};
+pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of, private_of};
 pub use scenario::{Expect, Level, Scenario};
 pub use schema::{scenario_schema, scenario_schema_value};
 pub use step::{

@@ -36,10 +36,15 @@ pub const OUTSIDE: &str = "outside";
 /// beside the root rather than under it.
 pub const OUTSIDE_PREFIX: &str = "{outside}/";
 
+/// The scenario's private directory, the root's parent (`{root}/..`);
+/// empty for a root with no parent.
+pub fn private_of(root: &str) -> &str {
+    root.rsplit_once('/').map_or("", |(parent, _)| parent)
+}
+
 /// The directory `{outside}` stands for, given the root.
 pub fn outside_of(root: &str) -> String {
-    let parent = root.rsplit_once('/').map_or("", |(parent, _)| parent);
-    format!("{parent}/{OUTSIDE}")
+    format!("{}/{OUTSIDE}", private_of(root))
 }
 
 /// One piece of a template.

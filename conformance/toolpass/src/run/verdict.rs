@@ -229,7 +229,7 @@ impl ScenarioResult {
             return;
         }
         let outside = toolpass_scenario::outside_of(root);
-        let private = root.rsplit_once('/').map_or("", |(parent, _)| parent);
+        let private = toolpass_scenario::private_of(root);
         let fix = |text: &mut String| {
             if text.contains(&outside) {
                 *text = text.replace(&outside, "{outside}");
