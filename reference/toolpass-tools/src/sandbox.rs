@@ -8,12 +8,24 @@
 //! that do not exist yet (a file about to be created) are appended as they
 //! are, so creation works; a dangling symlink is followed to where it points,
 //! so it cannot smuggle a write outside.
+//!
+//! Resolution gives the refusal its words; it is not what confines. The
+//! tools open, create, rename and walk only beneath [`Sandbox::root_dir`], a
+//! directory handle taken once when the session opens (cap-std:
+//! `openat2(RESOLVE_BENEATH)` where the kernel has it, a checked
+//! component walk elsewhere). A directory swapped for a symlink to outside
+//! between resolution and use makes that open fail as an escape
+//! ([`is_escape`]), never read or write the outside.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
 
 /// The canonical code for a refused path.
 pub const PATH_NOT_IN_WORKSPACE: &str = "path_not_in_workspace";
@@ -86,9 +98,23 @@ impl std::error::Error for PathError {
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     root: PathBuf,
+    /// The root, opened once: everything the tools touch is reached through
+    /// it, so a rename of the root's ancestors or a symlink swapped in below
+    /// it cannot redirect them.
+    root_dir: Arc<Dir>,
     /// Directories outside the root the session may also use (its spill
     /// directory), canonical.
     admitted: Vec<PathBuf>,
+}
+
+/// Whether `error` is cap-std's refusal of a path that led outside the
+/// directory handle it was resolved beneath: an absolute path, a `..`
+/// above it, or a symlink (perhaps swapped in a moment ago) pointing out.
+/// cap-std reports it as `PermissionDenied` with no OS error number, which
+/// no real `EACCES` has.
+#[must_use]
+pub fn is_escape(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::PermissionDenied && error.raw_os_error().is_none()
 }
 
 impl Sandbox {
@@ -97,8 +123,11 @@ impl Sandbox {
     /// # Errors
     /// When `root` cannot be canonicalized.
     pub fn new(root: &Path) -> io::Result<Self> {
+        let root = fs::canonicalize(root)?;
+        let root_dir = Arc::new(Dir::open_ambient_dir(&root, ambient_authority())?);
         Ok(Sandbox {
-            root: fs::canonicalize(root)?,
+            root,
+            root_dir,
             admitted: Vec::new(),
         })
     }
@@ -116,6 +145,25 @@ impl Sandbox {
     #[must_use]
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The handle of the root, beneath which every file operation happens.
+    #[must_use]
+    pub fn root_dir(&self) -> &Dir {
+        &self.root_dir
+    }
+
+    /// `resolved` (a path [`Sandbox::resolve`] returned) relative to the
+    /// root, for opening beneath [`Sandbox::root_dir`]: `.` for the root
+    /// itself, `None` for a path outside it (an admitted directory).
+    #[must_use]
+    pub fn beneath_root<'p>(&self, resolved: &'p Path) -> Option<&'p Path> {
+        let rel = resolved.strip_prefix(&self.root).ok()?;
+        Some(if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        })
     }
 
     /// Resolves `path` (absolute, or relative to the root) to the real path
@@ -247,6 +295,25 @@ mod tests {
         std::os::unix::fs::symlink("/nonexistent-toolpass-target", sb.root().join("dangling"))
             .unwrap();
         assert!(refused(&sb, "dangling"));
+    }
+
+    #[test]
+    fn the_root_handle_refuses_what_leads_out_as_an_escape() {
+        let (_dir, sb) = sandbox();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(outside.path(), sb.root().join("abs")).unwrap();
+        std::os::unix::fs::symlink("../..", sb.root().join("rel")).unwrap();
+        for path in ["abs/secret", "rel", "../x", "/etc/hostname"] {
+            let error = sb.root_dir().open(path).unwrap_err();
+            assert!(is_escape(&error), "{path}: {error:?}");
+        }
+        let missing = sb.root_dir().open("missing").unwrap_err();
+        assert!(!is_escape(&missing));
+        let resolved = sb.resolve("a/b").unwrap();
+        assert_eq!(sb.beneath_root(&resolved), Some(Path::new("a/b")));
+        assert_eq!(sb.beneath_root(sb.root()), Some(Path::new(".")));
+        assert_eq!(sb.beneath_root(outside.path()), None);
     }
 
     #[test]
