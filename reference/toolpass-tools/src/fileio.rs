@@ -1,20 +1,47 @@
-//! File IO with the fault points wired in: stat, and the atomic write.
+//! File IO with the fault points wired in: stat, and the atomic write, both
+//! beneath the sandbox's directory handles (see [`Located`]).
 //!
-//! Beyond Qwen (seed §13 admits the gap: "the last stat and writeTextFile
-//! still race"): a write goes to a temporary file in the same directory, is
-//! fsynced, gets the original's permissions, and replaces the target by
-//! `rename` only after the target's fingerprint is compared once more. A
-//! crash at any point leaves either the old file or the new one, never a mix;
-//! a writer that slipped in after the last freshness check is detected and
-//! its bytes are kept.
+//! Beyond Qwen (which admits that its last stat and `writeTextFile` still
+//! race): a write goes to an unnamed temporary file (`O_TMPFILE`) in the
+//! target's directory, is fsynced, gets the original's permissions, and is
+//! committed only while the target's fingerprint still holds:
+//!
+//! 1. Commits in one directory are serialised by an advisory lock on the
+//!    directory (`flock`), which every toolpass process takes: two reference
+//!    servers editing one file cannot interleave their check and commit.
+//! 2. The target's fingerprint is compared right before the commit.
+//! 3. The commit is `renameat2(RENAME_EXCHANGE)`: the new file takes the
+//!    name and the displaced file stays reachable under the temporary name,
+//!    so it is compared once more; if a writer slipped in between 2 and 3 the
+//!    two are exchanged back and the write refused, keeping that writer's
+//!    bytes. Only then is the displaced file unlinked.
+//!
+//! What remains (ARCHITECTURE.md measures it): a process that does not take
+//! the lock and still holds a descriptor of the old file can write to it
+//! after step 3's comparison; those bytes land in the unlinked file. A
+//! create links the temporary file to the name with `linkat`, which fails if
+//! the name appeared. A crash at any point leaves the old file or the new
+//! one, never a mix, and no temporary file: an unnamed one vanishes with
+//! the process (only the short exchange window leaves a named one).
 
-use std::fs::{self, File, Metadata, OpenOptions};
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata};
 use std::io::{self, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::os::fd::{AsFd, AsRawFd};
+use std::os::unix::fs::MetadataExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use cap_std::fs::Dir;
+use rustix::fs::{
+    Access, AtFlags, FlockOperation, Mode, OFlags, RenameFlags, accessat, fchmod, flock, linkat,
+    openat, renameat, renameat_with, statat, unlinkat,
+};
+use rustix::io::Errno;
+
 use crate::faults::{CONCURRENT_WRITE, FaultPoint, Faults};
+use crate::located::{Located, Parent};
+
+pub use crate::errno::errno_name;
 
 /// What identifies a file's content for freshness checks: its inode and
 /// Qwen's mtime + size fingerprint.
@@ -41,37 +68,30 @@ impl Fingerprint {
             size: meta.size(),
         }
     }
+
+    /// The fingerprint of what `name` in `dir` is now, not following a
+    /// symlink (a symlink swapped in is a change, never a way elsewhere).
+    fn at(dir: &Dir, name: &OsStr) -> io::Result<Self> {
+        let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)?;
+        Ok(Fingerprint {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+            size: u64::try_from(stat.st_size).unwrap_or(0),
+        })
+    }
 }
 
-/// `stat(path)` (following symlinks), failing with `EACCES` when the
-/// `fs.stat` fault is armed.
+/// `stat` following symlinks beneath the sandbox, failing with `EACCES`
+/// when the `fs.stat` fault is armed.
 ///
 /// # Errors
-/// The stat error, real or injected.
-pub fn stat(faults: &Faults, path: &Path) -> io::Result<Metadata> {
+/// The stat error, real or injected, or an escape.
+pub fn stat(faults: &Faults, target: &Located) -> io::Result<Metadata> {
     if faults.fire(FaultPoint::FsStat) {
-        return Err(io::Error::from_raw_os_error(13));
+        return Err(io::Error::from(Errno::ACCESS));
     }
-    fs::metadata(path)
-}
-
-/// The Node-style code of an IO error (`ENOENT`, `EACCES`, ...), which is
-/// what Qwen's messages quote.
-#[must_use]
-pub fn errno_name(error: &io::Error) -> &'static str {
-    match error.raw_os_error() {
-        Some(1) => "EPERM",
-        Some(2) => "ENOENT",
-        Some(5) => "EIO",
-        Some(13) => "EACCES",
-        Some(16) => "EBUSY",
-        Some(20) => "ENOTDIR",
-        Some(21) => "EISDIR",
-        Some(28) => "ENOSPC",
-        Some(30) => "EROFS",
-        Some(40) => "ELOOP",
-        _ => "unknown error",
-    }
+    target.stat()
 }
 
 /// What must still hold of the target right before the commit.
@@ -88,7 +108,7 @@ pub enum Precondition {
 pub enum WriteError {
     /// The target changed after the last check (or appeared, for a create).
     Changed,
-    /// An IO error; the temporary file was removed.
+    /// An IO error (an escape among them); nothing was left behind.
     Io(io::Error),
 }
 
@@ -98,191 +118,414 @@ impl From<io::Error> for WriteError {
     }
 }
 
-/// Writes `bytes` to `path` atomically if `precondition` still holds at the
-/// commit, and returns the new file's metadata.
+impl From<Errno> for WriteError {
+    fn from(e: Errno) -> Self {
+        WriteError::Io(e.into())
+    }
+}
+
+/// Writes `bytes` to `target` atomically if `precondition` still holds at
+/// the commit, making its parent directories first when `create_parents`
+/// is set, and returns the new file's metadata.
+///
+/// An existing target the caller may not write (its mode has no write bit
+/// for anyone, or `access(W_OK)` fails) is refused with `EACCES`, as
+/// writing it in place would be: the rename would otherwise replace it
+/// regardless. The same holds for a target outside the writable root.
 ///
 /// # Errors
 /// [`WriteError::Changed`] when another writer got there first; an IO error
-/// otherwise. Either way `path` keeps the bytes it had.
+/// otherwise. Either way the target keeps the bytes it had.
 pub fn write_atomic(
     faults: &Faults,
-    path: &Path,
+    target: &Located,
     bytes: &[u8],
     precondition: Precondition,
+    create_parents: bool,
 ) -> Result<Metadata, WriteError> {
-    let dir = path.parent().unwrap_or(Path::new("/"));
+    if !target.is_writable() {
+        return Err(Errno::ACCESS.into());
+    }
+    let Parent { dir, name } = target.parent(create_parents)?;
+    // A real descriptor of the directory: cap-std's handles are `O_PATH`,
+    // which neither `flock` nor `fsync` accept.
+    let dir_file = dir.open(".")?.into_std();
+    let _lock = DirLock::exclusive(&dir_file)?;
+
     let mode = match precondition {
-        Precondition::Unchanged(_) => fs::metadata(path).ok().map(|m| m.permissions().mode()),
+        Precondition::Unchanged(_) => Some(writable_mode(&dir, &name)?),
         Precondition::Absent => None,
     };
-    let temp = TempFile::create(dir, path, mode)?;
-    temp.file().write_all(bytes)?;
-    temp.file().sync_all()?;
+    let temp = TempFile::create(&dir, mode)?;
+    (&temp.file).write_all(bytes)?;
+    temp.file.sync_all()?;
+    let written = temp.file.metadata()?;
 
-    if faults.fire(FaultPoint::WriteBeforeCommit) {
-        simulate_other_writer(path)?;
-    }
     match precondition {
         Precondition::Unchanged(expected) => {
-            let now = fs::metadata(path).map(|m| Fingerprint::of(&m));
-            if now.ok() != Some(expected) {
+            if Fingerprint::at(&dir, &name).ok() != Some(expected) {
                 return Err(WriteError::Changed);
             }
-            fs::rename(temp.path(), path)?;
+            if faults.fire(FaultPoint::WriteBeforeCommit) {
+                simulate_other_writer(&dir, &name)?;
+            }
+            let staged = temp.link_named(&dir, &name)?;
+            replace_if_unchanged(&dir, &staged, &name, expected)?;
         }
         Precondition::Absent => {
-            // A hard link fails if the name exists: create-without-replace,
+            if faults.fire(FaultPoint::WriteBeforeCommit) {
+                simulate_other_writer(&dir, &name)?;
+            }
+            // linkat fails if the name exists: create-without-replace,
             // atomically, where rename would clobber a file that appeared.
-            match fs::hard_link(temp.path(), path) {
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(WriteError::Changed);
-                }
+            match temp.link_as(&dir, &name) {
+                Err(e) if e == Errno::EXIST => return Err(WriteError::Changed),
                 other => other?,
             }
         }
     }
-    temp.forget_if_renamed();
-    // The rename is durable only once the directory entry is.
-    File::open(dir)?.sync_all()?;
-    Ok(fs::metadata(path)?)
+    // The new name is durable only once the directory entry is.
+    dir_file.sync_all()?;
+    Ok(written)
+}
+
+/// The mode of the existing `name`, refusing one the caller may not write.
+fn writable_mode(dir: &Dir, name: &OsStr) -> Result<u32, WriteError> {
+    let stat = statat(dir, name, AtFlags::empty())?;
+    if stat.st_mode & 0o222 == 0 {
+        return Err(Errno::ACCESS.into());
+    }
+    accessat(dir, name, Access::WRITE_OK, AtFlags::EACCESS)?;
+    Ok(stat.st_mode & 0o7777)
+}
+
+/// Moves the file staged as `staged` to `name` if what `name` holds still
+/// has the fingerprint `expected` once it is displaced; otherwise puts
+/// everything back. `staged` is gone afterwards in every case.
+fn replace_if_unchanged(
+    dir: &Dir,
+    staged: &OsStr,
+    name: &OsStr,
+    expected: Fingerprint,
+) -> Result<(), WriteError> {
+    let _cleanup = Unlink { dir, name: staged };
+    match renameat_with(dir, staged, dir, name, RenameFlags::EXCHANGE) {
+        Ok(()) => {
+            // `staged` now names the displaced file.
+            if Fingerprint::at(dir, staged).ok() != Some(expected) {
+                renameat_with(dir, staged, dir, name, RenameFlags::EXCHANGE)?;
+                return Err(WriteError::Changed);
+            }
+            Ok(())
+        }
+        // File systems without the exchange (and kernels before 3.15):
+        // the plain rename, guarded by the comparison just made.
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
+            renameat(dir, staged, dir, name)?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Removes `name` from `dir` when dropped (best effort: it may be gone).
+struct Unlink<'a> {
+    dir: &'a Dir,
+    name: &'a OsStr,
+}
+
+impl Drop for Unlink<'_> {
+    fn drop(&mut self) {
+        let _ = unlinkat(self.dir, self.name, AtFlags::empty());
+    }
+}
+
+/// An exclusive advisory lock on a directory, released on drop.
+struct DirLock<'a>(&'a File);
+
+impl<'a> DirLock<'a> {
+    fn exclusive(dir: &'a File) -> io::Result<Self> {
+        flock(dir, FlockOperation::LockExclusive)?;
+        Ok(DirLock(dir))
+    }
+}
+
+impl Drop for DirLock<'_> {
+    fn drop(&mut self) {
+        let _ = flock(self.0, FlockOperation::Unlock);
+    }
 }
 
 /// The other writer of `write.before_commit`: appends [`CONCURRENT_WRITE`],
 /// or creates the file with it.
-fn simulate_other_writer(path: &Path) -> io::Result<()> {
-    let mut file = OpenOptions::new().append(true).create(true).open(path)?;
+fn simulate_other_writer(dir: &Dir, name: &OsStr) -> io::Result<()> {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    let mut file = dir.open_with(name, &options)?.into_std();
     file.write_all(CONCURRENT_WRITE.as_bytes())?;
     file.sync_all()
 }
 
-/// A temporary sibling of the target, removed on drop unless it became the
-/// target.
+/// The new content's file: unnamed (`O_TMPFILE`) where the file system
+/// allows it, so a crash leaves nothing behind; otherwise a hidden sibling
+/// removed on drop.
 struct TempFile {
-    path: PathBuf,
     file: File,
+    /// The sibling's name when the file system has no `O_TMPFILE`.
+    named: Option<(Dir, OsString)>,
 }
 
 impl TempFile {
-    fn create(dir: &Path, target: &Path, mode: Option<u32>) -> io::Result<Self> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!(
-            ".{name}.toolpass-{}-{unique}.tmp",
-            std::process::id()
-        ));
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        if let Some(mode) = mode {
-            options.mode(mode & 0o7777);
+    fn create(dir: &Dir, mode: Option<u32>) -> io::Result<Self> {
+        let mode = Mode::from_raw_mode(mode.unwrap_or(0o666));
+        let flags = OFlags::RDWR | OFlags::CLOEXEC;
+        let temp = match openat(dir, ".", flags | OFlags::TMPFILE, mode) {
+            Ok(fd) => TempFile {
+                file: File::from(fd),
+                named: None,
+            },
+            // Not every file system has O_TMPFILE (and some report it as
+            // EISDIR, the flag's other half).
+            Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL) => {
+                let name = temp_name();
+                let fd = openat(
+                    dir,
+                    &name,
+                    flags | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW,
+                    mode,
+                )?;
+                TempFile {
+                    file: File::from(fd),
+                    named: Some((dir.try_clone()?, name)),
+                }
+            }
+            Err(e) => return Err(e.into()),
+        };
+        // The umask narrowed the mode given to open; the original's wins.
+        fchmod(&temp.file, mode)?;
+        Ok(temp)
+    }
+
+    /// Links the file under `name` in `dir`; fails with `EEXIST` if the name
+    /// is taken.
+    fn link_as(&self, dir: &Dir, name: &OsStr) -> Result<(), Errno> {
+        match &self.named {
+            Some((from, temp)) => linkat(from, temp, dir, name, AtFlags::empty()),
+            None => link_unnamed(&self.file, dir, name),
         }
-        let file = options.open(&path)?;
-        if let Some(mode) = mode {
-            // The umask narrowed the mode given to open; the original's wins.
-            file.set_permissions(fs::Permissions::from_mode(mode & 0o7777))?;
+    }
+
+    /// A name in `dir` (beside `target`) for the file, for the exchange.
+    fn link_named(&self, dir: &Dir, target: &OsStr) -> io::Result<OsString> {
+        if let Some((_, temp)) = &self.named {
+            return Ok(temp.clone());
         }
-        Ok(TempFile { path, file })
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn file(&self) -> &File {
-        &self.file
-    }
-
-    /// After a rename the temporary name is gone; after a hard link it must
-    /// still be removed. Either way, removing it now is right and the drop
-    /// has nothing left to do.
-    fn forget_if_renamed(&self) {
-        let _ = fs::remove_file(&self.path);
+        let mut name = OsString::from(".");
+        name.push(target);
+        name.push(temp_name());
+        link_unnamed(&self.file, dir, &name)?;
+        Ok(name)
     }
 }
 
 impl Drop for TempFile {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
+        if let Some((dir, name)) = &self.named {
+            let _ = unlinkat(dir, name, AtFlags::empty());
+        }
     }
+}
+
+/// Gives the unnamed `file` the name `name` in `dir`. `AT_EMPTY_PATH` needs
+/// no privilege for a file this process opened on current kernels; the
+/// `/proc/self/fd` link is the documented way on older ones.
+fn link_unnamed(file: &File, dir: &Dir, name: &OsStr) -> Result<(), Errno> {
+    match linkat(file.as_fd(), "", dir, name, AtFlags::EMPTY_PATH) {
+        Err(Errno::NOENT | Errno::PERM) => {
+            let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
+            linkat(
+                rustix::fs::CWD,
+                proc_path.as_str(),
+                dir,
+                name,
+                AtFlags::SYMLINK_FOLLOW,
+            )
+        }
+        other => other,
+    }
+}
+
+/// A name no other write of this process or another uses at once.
+fn temp_name() -> OsString {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    OsString::from(format!(".toolpass-{}-{unique}.tmp", std::process::id()))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
 
-    fn setup(content: &str) -> (tempfile::TempDir, PathBuf, Fingerprint) {
+    use super::*;
+    use crate::sandbox::{Sandbox, is_escape};
+
+    fn setup(content: &str) -> (tempfile::TempDir, Sandbox, Located, Fingerprint) {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f.txt");
-        fs::write(&path, content).unwrap();
-        let fp = Fingerprint::of(&fs::metadata(&path).unwrap());
-        (dir, path, fp)
+        fs::create_dir(dir.path().join("root")).unwrap();
+        let sandbox = Sandbox::new(&dir.path().join("root")).unwrap();
+        fs::write(sandbox.root().join("f.txt"), content).unwrap();
+        let target = sandbox.locate("f.txt").unwrap();
+        let fp = Fingerprint::of(&target.stat().unwrap());
+        (dir, sandbox, target, fp)
     }
 
-    fn leftovers(dir: &Path) -> Vec<String> {
-        fs::read_dir(dir)
+    fn write(target: &Located, bytes: &[u8], pre: Precondition) -> Result<Metadata, WriteError> {
+        write_atomic(&Faults::default(), target, bytes, pre, false)
+    }
+
+    /// Every name in the tree under `dir` but the files given.
+    fn debris(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".tmp"))
-            .collect()
+            .filter(|n| n.contains("toolpass"))
+            .collect();
+        names.sort();
+        names
     }
 
     #[test]
     fn overwrites_when_unchanged_and_keeps_the_mode() {
-        let (dir, path, fp) = setup("old\n");
+        let (_dir, sb, target, fp) = setup("old\n");
         // chmod changes ctime, not the mtime + size fingerprint.
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
-        write_atomic(
-            &Faults::default(),
-            &path,
-            b"new\n",
-            Precondition::Unchanged(fp),
-        )
-        .unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+        fs::set_permissions(target.path(), fs::Permissions::from_mode(0o640)).unwrap();
+        let meta = write(&target, b"new\n", Precondition::Unchanged(fp)).unwrap();
+        assert_eq!(fs::read_to_string(target.path()).unwrap(), "new\n");
         assert_eq!(
-            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            Fingerprint::of(&meta),
+            Fingerprint::of(&fs::metadata(target.path()).unwrap())
+        );
+        assert_eq!(
+            fs::metadata(target.path()).unwrap().permissions().mode() & 0o777,
             0o640
         );
-        assert!(leftovers(dir.path()).is_empty());
+        assert!(debris(sb.root()).is_empty());
     }
 
     #[test]
     fn a_writer_between_check_and_commit_wins_and_keeps_its_bytes() {
-        let (dir, path, fp) = setup("old\n");
+        let (_dir, sb, target, fp) = setup("old\n");
         let faults = Faults::default();
         faults.arm(FaultPoint::WriteBeforeCommit, 1);
-        let err = write_atomic(&faults, &path, b"new\n", Precondition::Unchanged(fp)).unwrap_err();
+        let err = write_atomic(
+            &faults,
+            &target,
+            b"new\n",
+            Precondition::Unchanged(fp),
+            false,
+        )
+        .unwrap_err();
         assert!(matches!(err, WriteError::Changed));
         assert_eq!(
-            fs::read_to_string(&path).unwrap(),
+            fs::read_to_string(target.path()).unwrap(),
             format!("old\n{CONCURRENT_WRITE}")
         );
-        assert!(leftovers(dir.path()).is_empty());
+        assert!(debris(sb.root()).is_empty());
     }
 
     #[test]
     fn create_refuses_a_file_that_appeared() {
-        let (dir, path, _) = setup("someone else's\n");
-        let err =
-            write_atomic(&Faults::default(), &path, b"mine\n", Precondition::Absent).unwrap_err();
+        let (_dir, sb, target, _) = setup("someone else's\n");
+        let err = write(&target, b"mine\n", Precondition::Absent).unwrap_err();
         assert!(matches!(err, WriteError::Changed));
-        assert_eq!(fs::read_to_string(&path).unwrap(), "someone else's\n");
-        let fresh = dir.path().join("new.txt");
-        write_atomic(&Faults::default(), &fresh, b"mine\n", Precondition::Absent).unwrap();
-        assert_eq!(fs::read_to_string(&fresh).unwrap(), "mine\n");
-        assert!(leftovers(dir.path()).is_empty());
+        assert_eq!(
+            fs::read_to_string(target.path()).unwrap(),
+            "someone else's\n"
+        );
+        let fresh = sb.locate("new.txt").unwrap();
+        write(&fresh, b"mine\n", Precondition::Absent).unwrap();
+        assert_eq!(fs::read_to_string(fresh.path()).unwrap(), "mine\n");
+        assert!(debris(sb.root()).is_empty());
+    }
+
+    #[test]
+    fn a_read_only_file_is_refused_and_keeps_its_bytes() {
+        let (_dir, sb, target, fp) = setup("locked\n");
+        fs::set_permissions(target.path(), fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write(&target, b"new\n", Precondition::Unchanged(fp)).unwrap_err();
+        let WriteError::Io(e) = err else {
+            panic!("expected EACCES, got {err:?}")
+        };
+        assert_eq!(errno_name(&e), "EACCES");
+        assert_eq!(fs::read_to_string(target.path()).unwrap(), "locked\n");
+        assert!(debris(sb.root()).is_empty());
+    }
+
+    #[test]
+    fn parents_are_made_beneath_the_root_and_never_through_a_link_out() {
+        let (dir, sb, _, _) = setup("");
+        let nested = sb.locate("a/b/c.txt").unwrap();
+        write_atomic(
+            &Faults::default(),
+            &nested,
+            b"x",
+            Precondition::Absent,
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            fs::read_to_string(sb.root().join("a/b/c.txt")).unwrap(),
+            "x"
+        );
+
+        // `d` was a directory when the path was checked, and is a symlink
+        // to outside when the write happens.
+        let outside = dir.path().join("outside");
+        fs::create_dir(&outside).unwrap();
+        fs::create_dir(sb.root().join("d")).unwrap();
+        let target = sb.locate("d/new/f.txt").unwrap();
+        fs::remove_dir(sb.root().join("d")).unwrap();
+        std::os::unix::fs::symlink(&outside, sb.root().join("d")).unwrap();
+        let err = write_atomic(
+            &Faults::default(),
+            &target,
+            b"x",
+            Precondition::Absent,
+            true,
+        )
+        .unwrap_err();
+        assert!(matches!(&err, WriteError::Io(e) if is_escape(e)), "{err:?}");
+        assert!(fs::read_dir(&outside).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn the_spill_area_is_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = dir.path().join("spill");
+        fs::create_dir_all(&spill).unwrap();
+        fs::create_dir(dir.path().join("root")).unwrap();
+        let sb = Sandbox::new(&dir.path().join("root"))
+            .unwrap()
+            .admitting(&spill)
+            .unwrap();
+        let target = sb
+            .locate(&spill.join("x.output").to_string_lossy())
+            .unwrap();
+        assert!(!target.is_writable());
+        let err = write(&target, b"x", Precondition::Absent).unwrap_err();
+        assert!(matches!(err, WriteError::Io(e) if errno_name(&e) == "EACCES"));
+        assert!(!spill.join("x.output").exists());
     }
 
     #[test]
     fn the_stat_fault_fails_with_eacces_once() {
-        let (_dir, path, _) = setup("x");
+        let (_dir, _sb, target, _) = setup("x");
         let faults = Faults::default();
         faults.arm(FaultPoint::FsStat, 1);
-        let err = stat(&faults, &path).unwrap_err();
+        let err = stat(&faults, &target).unwrap_err();
         assert_eq!(errno_name(&err), "EACCES");
-        assert!(stat(&faults, &path).is_ok());
+        assert!(stat(&faults, &target).is_ok());
     }
 }

@@ -4,7 +4,9 @@
 //! - [`tool`]: the Tool / Invocation split; [`registry`]: what the model sees.
 //! - [`session`]: a sandbox root with its read cache, faults and tools.
 //! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
+//! - [`located`]: a checked path and the IO beneath its handle.
 //! - [`read_cache`] and [`prior_read`]: read-before-write (seed §6.1).
+//! - [`errno`]: Node's names for OS errors, from one table.
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
 //! - [`scheduler`]: one call as Qwen's scheduler runs it (lookup, build,
 //!   execute, the empty-output marker).
@@ -14,9 +16,11 @@
 //! Nothing here derives `Serialize`: the server converts at its edge into the
 //! wire types of `toolpass-protocol`.
 
+pub mod errno;
 pub mod faults;
 pub mod fileio;
 pub mod kind;
+pub mod located;
 pub mod prior_read;
 pub mod read_cache;
 pub mod registry;

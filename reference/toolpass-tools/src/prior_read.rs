@@ -21,12 +21,13 @@
 
 use std::fs::Metadata;
 use std::io;
-use std::path::Path;
 
 use crate::faults::Faults;
 use crate::fileio::{errno_name, stat};
+use crate::located::Located;
 use crate::read_cache::{CacheState, FileReadCache};
 use crate::result::ToolResult;
+use crate::sandbox::{PATH_NOT_IN_WORKSPACE, is_escape};
 
 const READ_FILE: &str = "read_file";
 const NOTEBOOK_EDIT: &str = "notebook_edit";
@@ -92,12 +93,27 @@ pub fn changed_since_read(shown: &str, verb: Verb) -> Refusal {
     }
 }
 
+/// The refusal of a path that led outside the sandbox when it was used,
+/// though it was inside when it was checked: a directory on the way was
+/// swapped for a symlink in between.
+#[must_use]
+pub fn escaped(shown: &str) -> Refusal {
+    Refusal {
+        code: PATH_NOT_IN_WORKSPACE,
+        raw_message: format!(
+            "Path {shown} now resolves outside the workspace (a directory on the way was replaced \
+             by a symbolic link); only paths inside the session root are allowed."
+        ),
+        display_message: "path leads outside the workspace.".to_owned(),
+    }
+}
+
 /// The outcome of [`check_prior_read`]: `Ok(Some(meta))` for a regular file
 /// that may be mutated, `Ok(None)` for a path that does not exist (and may be
 /// created), or the refusal.
 pub type Decision = Result<Option<Metadata>, Refusal>;
 
-/// Qwen's `checkPriorRead` for the real path `path`, shown to the model as
+/// Qwen's `checkPriorRead` for the sandboxed path `target`, shown to the model as
 /// `shown`. `expect_existing` is set on the last check of an in-place edit:
 /// a file that vanished must not fall through to "create".
 ///
@@ -106,7 +122,7 @@ pub type Decision = Result<Option<Metadata>, Refusal>;
 pub fn check_prior_read(
     cache: &FileReadCache,
     faults: &Faults,
-    path: &Path,
+    target: &Located,
     shown: &str,
     verb: Verb,
     expect_existing: bool,
@@ -118,7 +134,8 @@ pub fn check_prior_read(
             display_message,
         })
     };
-    let meta = match stat(faults, path) {
+    let path = target.path();
+    let meta = match stat(faults, target) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound && expect_existing => {
             return refuse(
@@ -133,6 +150,7 @@ pub fn check_prior_read(
             );
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if is_escape(&e) => return Err(escaped(shown)),
         Err(e) => {
             return refuse(
                 "prior_read_verification_failed",

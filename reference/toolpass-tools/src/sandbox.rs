@@ -27,6 +27,8 @@ use std::sync::Arc;
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
+use crate::located::Located;
+
 /// The canonical code for a refused path.
 pub const PATH_NOT_IN_WORKSPACE: &str = "path_not_in_workspace";
 
@@ -54,6 +56,15 @@ pub enum PathErrorKind {
 }
 
 impl PathError {
+    /// A refusal of `path`.
+    #[must_use]
+    pub fn new(kind: PathErrorKind, path: &str) -> Self {
+        PathError {
+            kind,
+            path: path.to_owned(),
+        }
+    }
+
     /// What went wrong.
     #[must_use]
     pub fn kind(&self) -> &PathErrorKind {
@@ -102,9 +113,9 @@ pub struct Sandbox {
     /// it, so a rename of the root's ancestors or a symlink swapped in below
     /// it cannot redirect them.
     root_dir: Arc<Dir>,
-    /// Directories outside the root the session may also use (its spill
-    /// directory), canonical.
-    admitted: Vec<PathBuf>,
+    /// Directories outside the root the session may also read (its spill
+    /// directory), canonical, each with its own handle.
+    admitted: Vec<(PathBuf, Arc<Dir>)>,
 }
 
 /// Whether `error` is cap-std's refusal of a path that led outside the
@@ -132,12 +143,15 @@ impl Sandbox {
         })
     }
 
-    /// Also admits paths under `dir` (an existing directory).
+    /// Also admits paths under `dir` (an existing directory) for reading:
+    /// [`Located::is_writable`] is false there.
     ///
     /// # Errors
-    /// When `dir` cannot be canonicalized.
+    /// When `dir` cannot be canonicalized or opened.
     pub fn admitting(mut self, dir: &Path) -> io::Result<Self> {
-        self.admitted.push(fs::canonicalize(dir)?);
+        let dir = fs::canonicalize(dir)?;
+        let handle = Arc::new(Dir::open_ambient_dir(&dir, ambient_authority())?);
+        self.admitted.push((dir, handle));
         Ok(self)
     }
 
@@ -173,18 +187,54 @@ impl Sandbox {
     /// [`PathErrorKind::OutsideWorkspace`], [`PathErrorKind::SymlinkLoop`] or
     /// an IO error while inspecting a component.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, PathError> {
-        let error = |kind| PathError {
-            kind,
-            path: path.to_owned(),
+        self.locate(path).map(|located| located.path().to_owned())
+    }
+
+    /// `lstat` of `path` beneath the root's handle: the directories on the
+    /// way are followed (inside only), the last component is not.
+    ///
+    /// # Errors
+    /// The refusal of the directory holding it, or the OS error.
+    pub fn symlink_metadata(&self, path: &str) -> io::Result<cap_std::fs::Metadata> {
+        let path = Path::new(path);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return self.root_dir.metadata(".");
         };
-        let resolved = resolve_physically(&self.root.join(path)).map_err(error)?;
-        if resolved.starts_with(&self.root)
-            || self.admitted.iter().any(|dir| resolved.starts_with(dir))
-        {
-            Ok(resolved)
-        } else {
-            Err(error(PathErrorKind::OutsideWorkspace))
+        // The root itself: its parent is outside, but the root is not.
+        if self.resolve(&path.to_string_lossy()).ok().as_deref() == Some(self.root()) {
+            return self.root_dir.metadata(".");
         }
+        let parent = self
+            .locate(&parent.to_string_lossy())
+            .map_err(|e| io::Error::new(io::ErrorKind::PermissionDenied, e.to_string()))?;
+        parent.base().symlink_metadata(parent.rel().join(name))
+    }
+
+    /// [`Sandbox::resolve`], and the handle to reach the result beneath.
+    ///
+    /// # Errors
+    /// As [`Sandbox::resolve`].
+    pub fn locate(&self, path: &str) -> Result<Located, PathError> {
+        let resolved =
+            resolve_physically(&self.root.join(path)).map_err(|kind| PathError::new(kind, path))?;
+        // Admitted directories first: one may lie inside the root (a
+        // TMPDIR under the workspace), and it stays read-only there too.
+        let areas = self
+            .admitted
+            .iter()
+            .map(|(dir, handle)| (dir, handle, false))
+            .chain(std::iter::once((&self.root, &self.root_dir, true)));
+        for (dir, handle, writable) in areas {
+            if let Ok(rel) = resolved.strip_prefix(dir) {
+                let rel = if rel.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    rel.to_owned()
+                };
+                return Ok(Located::new(resolved, Arc::clone(handle), rel, writable));
+            }
+        }
+        Err(PathError::new(PathErrorKind::OutsideWorkspace, path))
     }
 }
 
@@ -210,7 +260,9 @@ fn resolve_physically(path: &Path) -> Result<PathBuf, PathErrorKind> {
                 let target = fs::read_link(&candidate).map_err(PathErrorKind::Io)?;
                 push_front(&mut pending, &target, &mut resolved);
             }
-            Err(e) if e.raw_os_error() == Some(40) => return Err(PathErrorKind::SymlinkLoop),
+            Err(e) if crate::errno::is(&e, rustix::io::Errno::LOOP) => {
+                return Err(PathErrorKind::SymlinkLoop);
+            }
             // Missing, not a directory, no permission: nothing there can be
             // a symlink the kernel would follow, so the name is kept as
             // written and the tool meets the real error when it opens it.

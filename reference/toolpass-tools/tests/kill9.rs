@@ -1,5 +1,6 @@
 //! A writer killed with SIGKILL in the middle of a large atomic write leaves
-//! either the old file or the new one, never a mix.
+//! either the old file or the new one, never a mix, and no temporary file
+//! (it is unnamed until the commit).
 //!
 //! The test re-runs its own binary as the writer (selected by an environment
 //! variable), lets it rewrite a 16 MiB file in a loop, kills it at varied
@@ -12,6 +13,7 @@ use std::time::Duration;
 
 use toolpass_tools::faults::Faults;
 use toolpass_tools::fileio::{Fingerprint, Precondition, write_atomic};
+use toolpass_tools::sandbox::Sandbox;
 
 const CHILD_ENV: &str = "TOOLPASS_KILL9_WRITER";
 const SIZE: usize = 16 << 20;
@@ -20,10 +22,12 @@ const SIZE: usize = 16 << 20;
 fn writer(path: &Path) -> ! {
     let contents = [vec![b'a'; SIZE], vec![b'b'; SIZE]];
     let faults = Faults::default();
+    let sandbox = Sandbox::new(path.parent().unwrap()).unwrap();
+    let target = sandbox.locate(&path.to_string_lossy()).unwrap();
     for round in 0usize.. {
         let meta = fs::metadata(path).unwrap();
         let precondition = Precondition::Unchanged(Fingerprint::of(&meta));
-        write_atomic(&faults, path, &contents[round % 2], precondition).unwrap();
+        write_atomic(&faults, &target, &contents[round % 2], precondition, false).unwrap();
     }
     unreachable!()
 }
@@ -65,5 +69,10 @@ fn a_killed_writer_leaves_the_old_or_the_new_file() {
             bytes.iter().all(|&b| b == first),
             "after {delay_ms} ms the file mixes old and new bytes"
         );
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["big.bin"], "after {delay_ms} ms");
     }
 }

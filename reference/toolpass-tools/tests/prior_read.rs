@@ -16,7 +16,7 @@ fn check(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> Decisio
     check_prior_read(
         &sb.session.read_cache(),
         sb.session.faults(),
-        &sb.path(name),
+        &sb.located(name),
         name,
         verb,
         expect_existing,

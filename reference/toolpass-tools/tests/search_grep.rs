@@ -17,7 +17,7 @@ use common::{Sandbox, code, display};
 
 /// Whether a mutating tool would now be let through for `rel`.
 fn may_edit(sb: &Sandbox, rel: &str) -> Result<(), &'static str> {
-    let path = sb.path(rel);
+    let path = sb.located(rel);
     check_prior_read(
         &sb.session.read_cache(),
         sb.session.faults(),

@@ -20,8 +20,8 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use toolpass_core::edit::{EditRequest, calculate_edit};
 
-use super::guarded_write::{CommitError, GuardedWrite};
-use super::path_arg::{normalize_file_path, resolve_in_sandbox};
+use super::guarded_write::{CommitError, GuardedWrite, ReadError};
+use super::path_arg::{normalize_file_path, resolve_for_write};
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolResult};
@@ -81,7 +81,7 @@ impl DeclarativeTool for EditTool {
         session: &Session,
     ) -> Result<(), BuildError> {
         normalize_file_path(&mut params.file_path)?;
-        params.resolved = resolve_in_sandbox(session, &params.file_path)?;
+        params.resolved = resolve_for_write(session, &params.file_path)?;
         Ok(())
     }
 
@@ -122,14 +122,15 @@ impl EditInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing);
+        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing)?;
 
         // Check 1: before the content is read at all.
         let exists = target.check(false)?.is_some();
         let current = if exists {
-            let decoded = target
-                .read_current()
-                .map_err(|e| preparation_failure(&e.to_string()))?;
+            let decoded = target.read_current().map_err(|e| match e {
+                ReadError::Refused(r) => ToolResult::from(r),
+                e => preparation_failure(&e.to_string()),
+            })?;
             // Check 2: the bytes just read are the bytes the model saw.
             target.check(true)?;
             Some(decoded)
@@ -195,12 +196,14 @@ fn write_failure(code: &'static str, message: &str) -> ToolResult {
     }
 }
 
-/// Qwen's code for a write error: `EISDIR` is `target_is_directory`.
+/// Qwen's code for a write error: `EISDIR` is `target_is_directory`; beyond
+/// Qwen's edit (which says `file_write_failure`), `EACCES` is write_file's
+/// `permission_denied`, since a read-only file is refused on purpose.
 fn io_code(error: &io::Error) -> &'static str {
-    if error.raw_os_error() == Some(21) {
-        "target_is_directory"
-    } else {
-        "file_write_failure"
+    match error.kind() {
+        io::ErrorKind::IsADirectory => "target_is_directory",
+        io::ErrorKind::PermissionDenied => "permission_denied",
+        _ => "file_write_failure",
     }
 }
 

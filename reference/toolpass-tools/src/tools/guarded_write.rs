@@ -7,25 +7,21 @@
 //! way its Qwen counterpart does, and the two differ.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use toolpass_core::text::{self, Decoded, TextEncoding, TextError};
 
 use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
-use crate::prior_read::{Decision, Refusal, Verb, check_prior_read};
+use crate::located::Located;
+use crate::prior_read::{Decision, Refusal, Verb, check_prior_read, escaped};
+use crate::sandbox::is_escape;
 use crate::session::Session;
-
-/// `O_NONBLOCK`: a FIFO that replaced the file after the checks must not
-/// hang the session.
-const O_NONBLOCK: i32 = 0o4000;
 
 /// One file a tool is about to mutate.
 pub(crate) struct GuardedWrite<'a> {
     session: &'a Session,
-    path: &'a Path,
+    target: Located,
     shown: &'a str,
     verb: Verb,
 }
@@ -35,6 +31,8 @@ pub(crate) struct GuardedWrite<'a> {
 pub(crate) enum ReadError {
     /// Opening or reading failed.
     Io(io::Error),
+    /// The path led outside the sandbox when it was opened.
+    Refused(Refusal),
     /// The path is not a regular file any more (a FIFO, a device, ...).
     NotRegular(String),
     /// The bytes do not decode to text that writes back unchanged.
@@ -45,6 +43,7 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Io(e) => e.fmt(f),
+            ReadError::Refused(r) => r.raw_message.fmt(f),
             ReadError::NotRegular(path) => write!(f, "{path} is not a regular file"),
             ReadError::Decode(e) => e.fmt(f),
         }
@@ -65,15 +64,27 @@ pub(crate) enum CommitError {
 }
 
 impl<'a> GuardedWrite<'a> {
-    /// The real path `path` under the sandbox of `session`, shown to the
-    /// model as `shown`, mutated by the tool `verb` names.
-    pub(crate) fn new(session: &'a Session, path: &'a Path, shown: &'a str, verb: Verb) -> Self {
-        GuardedWrite {
+    /// The path `resolved` (checked when the call was built) of `session`,
+    /// shown to the model as `shown`, mutated by the tool `verb` names.
+    ///
+    /// It is located again now: the call may run long after it was built,
+    /// and what was inside then may lead outside now.
+    pub(crate) fn new(
+        session: &'a Session,
+        resolved: &Path,
+        shown: &'a str,
+        verb: Verb,
+    ) -> Result<Self, Refusal> {
+        let target = session
+            .sandbox()
+            .locate(&resolved.to_string_lossy())
+            .map_err(|_| escaped(shown))?;
+        Ok(GuardedWrite {
             session,
-            path,
+            target,
             shown,
             verb,
-        }
+        })
     }
 
     /// Qwen's `checkPriorRead` for this file.
@@ -81,7 +92,7 @@ impl<'a> GuardedWrite<'a> {
         check_prior_read(
             &self.session.read_cache(),
             self.session.faults(),
-            self.path,
+            &self.target,
             self.shown,
             self.verb,
             expect_existing,
@@ -90,14 +101,18 @@ impl<'a> GuardedWrite<'a> {
 
     /// Reads and decodes the current content, never blocking on a FIFO.
     pub(crate) fn read_current(&self) -> Result<Decoded, ReadError> {
-        let mut file: File = OpenOptions::new()
-            .read(true)
-            .custom_flags(O_NONBLOCK)
-            .open(self.path)
-            .map_err(ReadError::Io)?;
+        let mut file = self.target.open_read().map_err(|e| {
+            if is_escape(&e) {
+                ReadError::Refused(escaped(self.shown))
+            } else {
+                ReadError::Io(e)
+            }
+        })?;
         let meta = file.metadata().map_err(ReadError::Io)?;
         if !meta.is_file() {
-            return Err(ReadError::NotRegular(self.path.display().to_string()));
+            return Err(ReadError::NotRegular(
+                self.target.path().display().to_string(),
+            ));
         }
         let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
         file.read_to_end(&mut bytes).map_err(ReadError::Io)?;
@@ -119,7 +134,7 @@ impl<'a> GuardedWrite<'a> {
         // The backup goes before the last check, never between it and the
         // write: a slow copy there would widen the window the check closes.
         if expect_existing {
-            self.session.backup().track_edit(self.path);
+            self.session.backup().track_edit(self.target.path());
         }
         // Right before the write, since a confirmation may take long; a
         // vanished file must not turn into a new one made from stale bytes.
@@ -132,19 +147,21 @@ impl<'a> GuardedWrite<'a> {
             None => text::encode(content, TextEncoding::UTF_8, None),
         }
         .map_err(CommitError::Encode)?;
-        if create_parents && let Some(parent) = self.path.parent() {
-            fs::create_dir_all(parent).map_err(CommitError::Io)?;
-        }
-        let meta =
-            write_atomic(self.session.faults(), self.path, &bytes, precondition).map_err(|e| {
-                match e {
-                    WriteError::Changed => CommitError::Changed,
-                    WriteError::Io(e) => CommitError::Io(e),
-                }
-            })?;
+        let meta = write_atomic(
+            self.session.faults(),
+            &self.target,
+            &bytes,
+            precondition,
+            create_parents,
+        )
+        .map_err(|e| match e {
+            WriteError::Changed => CommitError::Changed,
+            WriteError::Io(e) if is_escape(&e) => CommitError::Refused(escaped(self.shown)),
+            WriteError::Io(e) => CommitError::Io(e),
+        })?;
         self.session
             .read_cache()
-            .record_write(self.path, &meta, true);
+            .record_write(self.target.path(), &meta, true);
         Ok(())
     }
 }

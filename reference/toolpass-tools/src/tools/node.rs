@@ -7,8 +7,6 @@
 //! `grep_search`. JavaScript's definition of white space (and `trimEnd`,
 //! which the matcher needs too) is `toolpass_core::fold`'s.
 
-use std::io;
-
 use toolpass_core::fold::is_js_whitespace;
 
 /// `path.extname` of a path's last component: from the last `.` on, or
@@ -205,27 +203,7 @@ pub(crate) fn utf16_suffix(s: &str, units: usize) -> &str {
     s
 }
 
-/// The message of a Node `fs` error, e.g. `EACCES: permission denied, stat
-/// '/a/b'`, which is what Qwen's catch-all messages quote.
-#[must_use]
-pub(crate) fn fs_error_message(error: &io::Error, syscall: &str, path: &str) -> String {
-    let (code, text) = match error.raw_os_error() {
-        Some(1) => ("EPERM", "operation not permitted"),
-        Some(2) => ("ENOENT", "no such file or directory"),
-        Some(5) => ("EIO", "i/o error"),
-        Some(13) => ("EACCES", "permission denied"),
-        Some(16) => ("EBUSY", "resource busy or locked"),
-        Some(20) => ("ENOTDIR", "not a directory"),
-        Some(21) => ("EISDIR", "illegal operation on a directory"),
-        Some(24) => ("EMFILE", "too many open files"),
-        Some(28) => ("ENOSPC", "no space left on device"),
-        Some(30) => ("EROFS", "read-only file system"),
-        Some(36) => ("ENAMETOOLONG", "name too long"),
-        Some(40) => ("ELOOP", "too many symbolic links encountered"),
-        _ => return format!("{error}, {syscall} '{path}'"),
-    };
-    format!("{code}: {text}, {syscall} '{path}'")
-}
+pub(crate) use crate::errno::fs_error_message;
 
 #[cfg(test)]
 mod tests {
@@ -290,14 +268,5 @@ mod tests {
         assert_eq!(utf16_prefix("abc", 10), "abc");
         assert_eq!(utf16_suffix("a😀b", 2), "b");
         assert_eq!(utf16_suffix("a😀b", 3), "😀b");
-    }
-
-    #[test]
-    fn fs_errors_read_like_nodes() {
-        let e = io::Error::from_raw_os_error(13);
-        assert_eq!(
-            fs_error_message(&e, "stat", "/a"),
-            "EACCES: permission denied, stat '/a'"
-        );
     }
 }

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::located::Located;
+use crate::sandbox::PATH_NOT_IN_WORKSPACE;
 use crate::session::Session;
 use crate::tool::BuildError;
 
@@ -57,7 +59,31 @@ pub fn normalize_file_path(file_path: &mut String) -> Result<(), BuildError> {
 /// The sandbox's refusal (outside the root, a symlink loop, ...), with its
 /// own code and message.
 pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
-    session.sandbox().resolve(path).map_err(|e| BuildError {
+    locate(session, path).map(|located| located.path().to_owned())
+}
+
+/// [`resolve_in_sandbox`] for a path a tool will write: the session's
+/// spill directory is readable, never writable.
+///
+/// # Errors
+/// As [`resolve_in_sandbox`], and `path_not_in_workspace` for a path in a
+/// read-only area.
+pub fn resolve_for_write(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
+    let located = locate(session, path)?;
+    if !located.is_writable() {
+        return Err(BuildError {
+            code: PATH_NOT_IN_WORKSPACE,
+            message: format!(
+                "Path {path} is in the session's spill directory, which tools may read but not \
+                 write; only paths inside the session root can be written."
+            ),
+        });
+    }
+    Ok(located.path().to_owned())
+}
+
+fn locate(session: &Session, path: &str) -> Result<Located, BuildError> {
+    session.sandbox().locate(path).map_err(|e| BuildError {
         code: e.code(),
         message: e.to_string(),
     })

@@ -18,7 +18,6 @@
 //! accepted and has no effect).
 
 use std::borrow::Cow;
-use std::fs;
 use std::io;
 use std::path::PathBuf;
 
@@ -27,7 +26,7 @@ use toolpass_core::text::Decoded;
 
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::node::{fs_error_message, make_relative, shorten_path};
-use super::path_arg::{resolve_in_sandbox, unescape_path};
+use super::path_arg::{resolve_for_write, unescape_path};
 use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
@@ -104,10 +103,10 @@ impl DeclarativeTool for WriteFileTool {
                 "File path must be absolute: {file_path}"
             )));
         }
-        params.resolved = resolve_in_sandbox(session, file_path)?;
+        params.resolved = resolve_for_write(session, file_path)?;
         // Qwen's lstat: a symlink to a directory passes here and is refused
         // by the prior-read check as a directory.
-        match fs::symlink_metadata(file_path) {
+        match session.sandbox().symlink_metadata(file_path) {
             Ok(meta) if meta.is_dir() => Err(BuildError::invalid(format!(
                 "Path is a directory, not a file: {file_path}"
             ))),
@@ -158,7 +157,7 @@ impl WriteFileInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting);
+        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting)?;
 
         // Check 1: before the current content is read.
         let mut exists = target.check(false)?.is_some();
@@ -178,6 +177,7 @@ impl WriteFileInvocation {
                         ),
                     ));
                 }
+                Err(ReadError::Refused(r)) => return Err(ToolResult::from(r)),
                 Err(e @ ReadError::NotRegular(_)) => {
                     return Err(write_failure(
                         "file_write_failure",
@@ -267,16 +267,16 @@ fn write_failure(code: &'static str, message: String) -> ToolResult {
 /// Qwen's mapping of a failed write.
 fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
     let code = errno_name(e);
-    match e.raw_os_error() {
-        Some(13) => write_failure(
+    match e.kind() {
+        io::ErrorKind::PermissionDenied => write_failure(
             "permission_denied",
             format!("Permission denied writing to file: {shown} ({code})"),
         ),
-        Some(28) => write_failure(
+        io::ErrorKind::StorageFull => write_failure(
             "no_space_left",
             format!("No space left on device: {shown} ({code})"),
         ),
-        Some(21) => write_failure(
+        io::ErrorKind::IsADirectory => write_failure(
             "target_is_directory",
             format!("Target is a directory, not a file: {shown} ({code})"),
         ),

@@ -10,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use toolpass_tools::located::Located;
 use toolpass_tools::read_cache::ReadKind;
 use toolpass_tools::result::{Display, ToolResult};
 use toolpass_tools::session::{Session, SessionConfig};
@@ -41,9 +42,19 @@ impl Sandbox {
 
     /// A sandbox with `config`.
     pub(crate) fn with_config(config: SessionConfig) -> Self {
+        // The root is one level down, so a test has room beside it (an
+        // "outside") that is still inside its own temporary directory.
         let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
+        fs::create_dir(dir.path().join("root")).unwrap();
+        let session = Session::new(&dir.path().join("root"), config).unwrap();
         Sandbox { _dir: dir, session }
+    }
+
+    /// A directory beside the root, for files the tools must not reach.
+    pub(crate) fn outside(&self) -> PathBuf {
+        let outside = self.root().parent().unwrap().join("outside");
+        fs::create_dir_all(&outside).unwrap();
+        outside
     }
 
     /// The session root, resolved as the tools see it.
@@ -54,6 +65,11 @@ impl Sandbox {
     /// The absolute path of `rel`.
     pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
+    }
+
+    /// `rel` located in the session's sandbox, as the tools hold it.
+    pub(crate) fn located(&self, rel: &str) -> Located {
+        self.session.sandbox().locate(rel).unwrap()
     }
 
     /// The absolute path of `rel` as the model passes it.

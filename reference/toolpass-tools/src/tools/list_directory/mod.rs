@@ -150,7 +150,12 @@ impl ListDirectoryInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, String> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
-        let meta = stat(session.faults(), dir).map_err(|e| fs_error_message(&e, "stat", shown))?;
+        let located = session
+            .sandbox()
+            .locate(&dir.to_string_lossy())
+            .map_err(|e| e.to_string())?;
+        let meta =
+            stat(session.faults(), &located).map_err(|e| fs_error_message(&e, "stat", shown))?;
         if !meta.is_dir() {
             return Ok(failure(
                 "path_is_not_a_directory",

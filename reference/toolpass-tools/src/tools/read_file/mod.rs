@@ -28,9 +28,8 @@ mod pdf;
 mod tables;
 mod text;
 
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, Metadata};
 use std::io::{self, Cursor, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -47,16 +46,17 @@ use super::node::{
 use super::path_arg::{resolve_in_sandbox, unescape_path};
 use crate::fileio::stat;
 use crate::kind::Kind;
+use crate::located::Located;
+use crate::prior_read::escaped;
 use crate::read_cache::{CacheState, ReadKind};
 use crate::result::{Display, ToolFailure, ToolResult};
+use crate::sandbox::is_escape;
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "read_file";
 
-/// `O_NONBLOCK`: opening a FIFO must not wait for a writer.
-const O_NONBLOCK: i32 = 0o4000;
 /// Qwen's limit on non-text files, in MB (`fileSizeInMB > 9.9`).
 const MAX_NON_TEXT_MB: f64 = 9.9;
 /// `PDF_FULL_TEXT_EXTRACTION_MAX_MB`.
@@ -310,8 +310,14 @@ impl Invocation for ReadFileInvocation {
         let shown = node::relative(&root, &p.file_path);
         let full_request = p.offset.is_none() && p.limit.is_none() && p.pages.is_none();
         let path = p.resolved.as_path();
+        // Located again: the call may run long after it was built, and what
+        // was inside then may lead outside now.
+        let target = match session.sandbox().locate(&path.to_string_lossy()) {
+            Ok(target) => target,
+            Err(_) => return ToolResult::from(escaped(&shown)),
+        };
 
-        let meta = match stat(session.faults(), path) {
+        let meta = match stat(session.faults(), &target) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return into_result(Outcome::failed(
@@ -322,6 +328,7 @@ impl Invocation for ReadFileInvocation {
                     format!("File not found: {}", p.file_path),
                 ));
             }
+            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
             Err(e) => {
                 return into_result(Outcome::read_failure(
                     &shown,
@@ -346,8 +353,9 @@ impl Invocation for ReadFileInvocation {
         if !meta.is_file() {
             return into_result(special_file_failure(&p.file_path));
         }
-        let (outcome, read_meta) = match self.read(session, &shown) {
+        let (outcome, read_meta) = match self.read(session, &target, &shown) {
             Ok(pair) => pair,
+            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
             Err(e) => (
                 Outcome::read_failure(&shown, &fs_error_message(&e, "open", &p.file_path)),
                 None,
@@ -416,12 +424,14 @@ fn special_file_failure(file_path: &str) -> Outcome {
 impl ReadFileInvocation {
     /// Opens the file once and produces the outcome with the metadata of the
     /// descriptor the bytes came from (recorded on success).
-    fn read(&self, session: &Session, shown: &str) -> io::Result<(Outcome, Option<Metadata>)> {
+    fn read(
+        &self,
+        session: &Session,
+        target: &Located,
+        shown: &str,
+    ) -> io::Result<(Outcome, Option<Metadata>)> {
         let p = &self.params;
-        let mut file: File = OpenOptions::new()
-            .read(true)
-            .custom_flags(O_NONBLOCK)
-            .open(&p.resolved)?;
+        let mut file = target.open_read()?;
         let meta = file.metadata()?;
         if meta.is_dir() {
             return Ok((directory_failure(&p.file_path), None));
@@ -452,7 +462,7 @@ impl ReadFileInvocation {
         let size_mb = meta.len() as f64 / (1024.0 * 1024.0);
 
         if kind == FileType::Pdf
-            && let Some(outcome) = self.pdf_size_gate(meta.len(), size_mb, name, shown)
+            && let Some(outcome) = self.pdf_size_gate(&file, meta.len(), size_mb, name, shown)
         {
             return Ok(outcome);
         }
@@ -534,7 +544,7 @@ impl ReadFileInvocation {
                     ),
                 })
             }
-            FileType::Pdf => Ok(self.read_pdf(shown, name)),
+            FileType::Pdf => Ok(self.read_pdf(&file, shown, name)),
             _ => self.read_text(session, shown, head, file, meta),
         }
     }
@@ -585,7 +595,14 @@ impl ReadFileInvocation {
     }
 
     /// The size and page-count checks a PDF passes before extraction.
-    fn pdf_size_gate(&self, size: u64, size_mb: f64, name: &str, rel: &str) -> Option<Outcome> {
+    fn pdf_size_gate(
+        &self,
+        file: &File,
+        size: u64,
+        size_mb: f64,
+        name: &str,
+        rel: &str,
+    ) -> Option<Outcome> {
         let p = &self.params;
         let shown = &p.file_path;
         if p.pages.is_none() && size_mb > PDF_FULL_TEXT_MAX_MB {
@@ -610,7 +627,7 @@ impl ReadFileInvocation {
         }
         if p.pages.is_none() {
             let (required, effective, had_info) =
-                pdf::requires_range(self.pdf.page_count(&p.resolved), size);
+                pdf::requires_range(self.pdf.page_count(file), size);
             if required {
                 if !self.pdf.text_available() {
                     return Some(Outcome::failed(
@@ -636,10 +653,10 @@ impl ReadFileInvocation {
     }
 
     /// The PDF case for a model without PDF input: extracted text.
-    fn read_pdf(&self, shown: &str, name: &str) -> Outcome {
+    fn read_pdf(&self, file: &File, shown: &str, name: &str) -> Outcome {
         let p = &self.params;
         let range = p.pages.as_deref().and_then(parse_page_range);
-        match self.pdf.extract_text(&p.resolved, range) {
+        match self.pdf.extract_text(file, range) {
             Ok(text) => {
                 let tokens = pdf::estimate_tokens(&text);
                 if tokens <= pdf::TEXT_RESULT_MAX_TOKENS {

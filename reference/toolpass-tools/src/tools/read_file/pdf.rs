@@ -3,9 +3,13 @@
 //! Code's `packages/core/src/utils/pdf.ts` does (same programs, arguments,
 //! limits and messages). Rendering pages to images is not done: the
 //! reference has no image input either.
+//!
+//! Beyond Qwen: the programs read the file the tool already opened beneath
+//! the sandbox, as their standard input (poppler's `fd://0`), never a path
+//! they would resolve again.
 
-use std::io::Read;
-use std::path::Path;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -26,6 +30,9 @@ const PAGE_SIZE_HEURISTIC: u64 = 100 * 1024;
 pub(super) const TEXT_RESULT_MAX_TOKENS: u64 = 12_000;
 /// `PDF_TEXT_EXTRACTION_UNAVAILABLE_MESSAGE`.
 pub(super) const UNAVAILABLE: &str = "pdftotext is not installed. Install poppler-utils to enable PDF text extraction (e.g. `apt-get install poppler-utils` or `brew install poppler`).";
+
+/// The file name poppler reads as its standard input.
+const STDIN_FILE: &str = "fd://0";
 
 /// An inclusive page range; `last` is `None` for an open end (`"3-"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,17 +175,23 @@ impl PdfTools {
     /// `isPdftotextAvailable`, remembered like Qwen's module-level cache.
     pub(super) fn text_available(&self) -> bool {
         *self.available.get_or_init(|| {
-            run(&self.pdftotext, &["-v"], Duration::from_secs(5), usize::MAX)
-                .is_some_and(|r| r.code == 0)
+            run(
+                &self.pdftotext,
+                &["-v"],
+                None,
+                Duration::from_secs(5),
+                usize::MAX,
+            )
+            .is_some_and(|r| r.code == 0)
         })
     }
 
     /// `getPDFPageCount`.
-    pub(super) fn page_count(&self, path: &Path) -> Option<u64> {
-        let path = path.to_string_lossy();
+    pub(super) fn page_count(&self, file: &File) -> Option<u64> {
         let r = run(
             &self.pdfinfo,
-            &["--", &path],
+            &["--", STDIN_FILE],
+            Some(file),
             Duration::from_secs(10),
             usize::MAX,
         )?;
@@ -199,7 +212,7 @@ impl PdfTools {
     /// `extractPDFText`: the text, or why there is none.
     pub(super) fn extract_text(
         &self,
-        path: &Path,
+        file: &File,
         range: Option<PageRange>,
     ) -> Result<String, String> {
         if !self.text_available() {
@@ -215,12 +228,13 @@ impl PdfTools {
             }
         }
         args.push("--".to_owned());
-        args.push(path.to_string_lossy().into_owned());
+        args.push(STDIN_FILE.to_owned());
         args.push("-".to_owned());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let Some(r) = run(
             &self.pdftotext,
             &args,
+            Some(file),
             Duration::from_secs(30),
             MAX_TEXT_CHARS * 2,
         ) else {
@@ -288,10 +302,24 @@ impl PdfTools {
 /// Runs `program` with a timeout, keeping at most `max_stdout` bytes of its
 /// output (the child is killed past that, like Node's `maxBuffer`). `None`
 /// when it cannot be started.
-fn run(program: &str, args: &[&str], timeout: Duration, max_stdout: usize) -> Option<Run> {
+fn run(
+    program: &str,
+    args: &[&str],
+    input: Option<&File>,
+    timeout: Duration,
+    max_stdout: usize,
+) -> Option<Run> {
+    let stdin = match input {
+        Some(file) => {
+            let mut file = file.try_clone().ok()?;
+            file.seek(SeekFrom::Start(0)).ok()?;
+            Stdio::from(file)
+        }
+        None => Stdio::null(),
+    };
     let mut child = Command::new(program)
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
