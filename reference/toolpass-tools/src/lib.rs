@@ -8,6 +8,7 @@
 //! - [`read_cache`] and [`prior_read`]: read-before-write (seed §6.1).
 //! - [`errno`]: Node's names for OS errors, from one table.
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
+//! - [`spill`]: the session's spill directory, made lazily, stale ones removed.
 //! - [`scheduler`]: one call as Qwen's scheduler runs it (lookup, build,
 //!   execute, the empty-output marker).
 //! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
@@ -28,5 +29,6 @@ pub mod result;
 pub mod sandbox;
 pub mod scheduler;
 pub mod session;
+pub mod spill;
 pub mod tool;
 pub mod tools;

@@ -22,7 +22,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
@@ -114,9 +114,13 @@ pub struct Sandbox {
     /// it cannot redirect them.
     root_dir: Arc<Dir>,
     /// Directories outside the root the session may also read (its spill
-    /// directory), canonical, each with its own handle.
-    admitted: Vec<(PathBuf, Arc<Dir>)>,
+    /// directory, made on the first spill), canonical, each with its own
+    /// handle; shared by the clones of one sandbox.
+    admitted: Arc<Mutex<Vec<Area>>>,
 }
+
+/// An admitted directory and its handle.
+type Area = (PathBuf, Arc<Dir>);
 
 /// Whether `error` is cap-std's refusal of a path that led outside the
 /// directory handle it was resolved beneath: an absolute path, a `..`
@@ -139,7 +143,7 @@ impl Sandbox {
         Ok(Sandbox {
             root,
             root_dir,
-            admitted: Vec::new(),
+            admitted: Arc::default(),
         })
     }
 
@@ -148,11 +152,25 @@ impl Sandbox {
     ///
     /// # Errors
     /// When `dir` cannot be canonicalized or opened.
-    pub fn admitting(mut self, dir: &Path) -> io::Result<Self> {
+    pub fn admitting(self, dir: &Path) -> io::Result<Self> {
+        self.admit(dir)?;
+        Ok(self)
+    }
+
+    /// [`Sandbox::admitting`] on a sandbox in use.
+    ///
+    /// # Errors
+    /// When `dir` cannot be canonicalized or opened.
+    pub fn admit(&self, dir: &Path) -> io::Result<()> {
         let dir = fs::canonicalize(dir)?;
         let handle = Arc::new(Dir::open_ambient_dir(&dir, ambient_authority())?);
-        self.admitted.push((dir, handle));
-        Ok(self)
+        self.areas().push((dir, handle));
+        Ok(())
+    }
+
+    fn areas(&self) -> MutexGuard<'_, Vec<Area>> {
+        // A panic while pushing leaves at worst one area missing.
+        self.admitted.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The canonical root.
@@ -219,8 +237,8 @@ impl Sandbox {
             resolve_physically(&self.root.join(path)).map_err(|kind| PathError::new(kind, path))?;
         // Admitted directories first: one may lie inside the root (a
         // TMPDIR under the workspace), and it stays read-only there too.
-        let areas = self
-            .admitted
+        let admitted = self.areas().clone();
+        let areas = admitted
             .iter()
             .map(|(dir, handle)| (dir, handle, false))
             .chain(std::iter::once((&self.root, &self.root_dir, true)));

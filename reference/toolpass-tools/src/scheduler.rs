@@ -93,10 +93,18 @@ fn hold_to_budget(session: &Session, tool: &dyn Tool, content: &mut String) -> O
         },
     };
     let plan = truncate(content, &limits)?;
-    let path = spill_path(session.spill_dir(), tool.name());
+    let unsaved = plan.unsaved_message();
+    let dir = match session.spill_dir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            tracing::warn!("could not make the spill directory: {e}");
+            *content = unsaved;
+            return None;
+        }
+    };
+    let path = spill_path(dir, tool.name());
     // `None`: the stub would not be shorter than the output, so it stays.
     let stub = plan.wrapped_message(&path.display().to_string())?;
-    let unsaved = plan.unsaved_message();
     match write_private(&path, content.as_bytes()) {
         Ok(()) => {
             *content = stub;

@@ -9,6 +9,7 @@ use crate::faults::Faults;
 use crate::read_cache::FileReadCache;
 use crate::registry::Registry;
 use crate::sandbox::Sandbox;
+use crate::spill::SpillDir;
 
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD` (seed §11.1).
 pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
@@ -61,11 +62,10 @@ impl EditBackup for NoBackup {
 /// A session.
 pub struct Session {
     backup: Box<dyn EditBackup>,
-    /// Where truncated outputs are written in full; removed with the session.
-    /// It lives outside the root, so spill files never show up in the
-    /// model's workspace, and the sandbox admits it so `read_file` can
-    /// fetch them.
-    spill: tempfile::TempDir,
+    /// Where truncated outputs are written in full, made on the first
+    /// spill; the sandbox admits it (read-only) so `read_file` can fetch
+    /// them.
+    spill: SpillDir,
     sandbox: Sandbox,
     config: SessionConfig,
     read_cache: Mutex<FileReadCache>,
@@ -84,13 +84,10 @@ impl Session {
         for tool in crate::tools::standard() {
             registry.register(tool);
         }
-        let spill = tempfile::Builder::new()
-            .prefix("toolpass-spill-")
-            .tempdir()?;
         Ok(Session {
             backup: Box::new(NoBackup),
-            sandbox: Sandbox::new(root)?.admitting(spill.path())?,
-            spill,
+            sandbox: Sandbox::new(root)?,
+            spill: SpillDir::default(),
             config,
             read_cache: Mutex::default(),
             faults: Faults::default(),
@@ -115,10 +112,14 @@ impl Session {
         self.backup = backup;
     }
 
-    /// The directory spill files are written to.
-    #[must_use]
-    pub fn spill_dir(&self) -> &Path {
-        self.spill.path()
+    /// The directory spill files are written to, made (in the system's
+    /// temporary directory) and admitted to the sandbox on the first call.
+    ///
+    /// # Errors
+    /// When it cannot be made.
+    pub fn spill_dir(&self) -> io::Result<&Path> {
+        self.spill
+            .get(&std::env::temp_dir(), |dir| self.sandbox.admit(dir))
     }
 
     /// The settings.

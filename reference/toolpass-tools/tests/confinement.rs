@@ -127,3 +127,32 @@ fn calls_racing_a_swapper_never_reach_outside() {
     assert_eq!(outside_reads, 0, "outside content read ({swaps} swaps)");
     assert_eq!(outside_state(&outside), before, "outside written");
 }
+
+#[test]
+fn the_spill_directory_is_readable_and_never_writable() {
+    let sb = Sandbox::new();
+    let spill = sb.session.spill_dir().unwrap().to_owned();
+    fs::write(spill.join("grep_1.output"), "spilled\n").unwrap();
+    let file = spill.join("grep_1.output").to_string_lossy().into_owned();
+    let read = sb.call("read_file", json!({"file_path": file}));
+    assert_eq!(read.llm_content, "spilled\n");
+    for (tool, args) in [
+        ("write_file", json!({"file_path": file, "content": "x"})),
+        (
+            "write_file",
+            json!({"file_path": spill.join("new.txt"), "content": "x"}),
+        ),
+        (
+            "edit",
+            json!({"file_path": file, "old_string": "spilled", "new_string": "x"}),
+        ),
+    ] {
+        let result = sb.call(tool, args);
+        assert_eq!(code(&result), Some("path_not_in_workspace"), "{result:?}");
+    }
+    assert_eq!(
+        fs::read_to_string(spill.join("grep_1.output")).unwrap(),
+        "spilled\n"
+    );
+    assert!(!spill.join("new.txt").exists());
+}
