@@ -96,5 +96,6 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
         ),
         truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
         disabled_tools: config.disabled_tools.clone(),
+        ..defaults
     }
 }

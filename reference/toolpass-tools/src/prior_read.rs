@@ -42,7 +42,7 @@ pub enum Verb {
 }
 
 impl Verb {
-    fn ing(self) -> &'static str {
+    pub(crate) fn ing(self) -> &'static str {
         match self {
             Verb::Editing => "editing",
             Verb::Overwriting => "overwriting",

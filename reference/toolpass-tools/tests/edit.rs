@@ -10,6 +10,7 @@ use std::fs;
 use serde_json::json;
 use toolpass_tools::faults::{CONCURRENT_WRITE, FaultPoint};
 use toolpass_tools::result::ToolResult;
+use toolpass_tools::session::SessionConfig;
 
 use common::{FULL_TEXT, PARTIAL_TEXT, Sandbox, code};
 
@@ -335,4 +336,36 @@ fn the_backup_runs_before_the_last_freshness_check() {
     log.lock().unwrap().clear();
     assert_eq!(code(&edit(&sb, "new.txt", "", "hi\n")), None);
     assert!(log.lock().unwrap().is_empty());
+}
+
+#[test]
+fn files_above_the_size_cap_are_refused_and_keep_their_bytes() {
+    let sb = Sandbox::with_config(SessionConfig {
+        max_file_bytes: 16,
+        ..SessionConfig::default()
+    });
+    sb.write("big.txt", "0123456789abcdefXYZ\n");
+    sb.write("small.txt", "0123\n");
+    sb.record_read("big.txt", FULL_TEXT);
+    sb.record_read("small.txt", FULL_TEXT);
+    let edit = |rel: &str, old: &str, new: &str| {
+        sb.call(
+            "edit",
+            json!({"file_path": sb.arg(rel), "old_string": old, "new_string": new}),
+        )
+    };
+    // Reading it whole is refused...
+    assert_eq!(code(&edit("big.txt", "XYZ", "x")), Some("file_too_large"));
+    // ...and so is writing more than the cap.
+    let grown = edit("small.txt", "0123", "0123456789abcdefXYZ");
+    assert_eq!(code(&grown), Some("file_too_large"));
+    assert!(grown.llm_content.contains("above the 16-byte limit"));
+    let write = sb.call(
+        "write_file",
+        json!({"file_path": sb.arg("new.txt"), "content": "x".repeat(17)}),
+    );
+    assert_eq!(code(&write), Some("file_too_large"));
+    assert_eq!(sb.bytes("big.txt"), b"0123456789abcdefXYZ\n");
+    assert_eq!(sb.bytes("small.txt"), b"0123\n");
+    assert!(!sb.path("new.txt").exists());
 }

@@ -99,6 +99,25 @@ impl<'a> GuardedWrite<'a> {
         )
     }
 
+    /// Refuses a file of `size` bytes above the session's cap.
+    fn within_cap(&self, size: u64) -> Result<(), Refusal> {
+        let cap = self.session.config().max_file_bytes;
+        if size <= cap {
+            return Ok(());
+        }
+        let message = format!(
+            "File {} is {size} bytes, above the {cap}-byte limit for {} a file whole; use a \
+             different mechanism (e.g. the shell tool) for files this large.",
+            self.shown,
+            self.verb.ing()
+        );
+        Err(Refusal {
+            code: "file_too_large",
+            raw_message: message,
+            display_message: format!("file too large ({size} bytes > {cap})."),
+        })
+    }
+
     /// Reads and decodes the current content, never blocking on a FIFO.
     pub(crate) fn read_current(&self) -> Result<Decoded, ReadError> {
         let mut file = self.target.open_read().map_err(|e| {
@@ -109,6 +128,7 @@ impl<'a> GuardedWrite<'a> {
             }
         })?;
         let meta = file.metadata().map_err(ReadError::Io)?;
+        self.within_cap(meta.len()).map_err(ReadError::Refused)?;
         if !meta.is_file() {
             return Err(ReadError::NotRegular(
                 self.target.path().display().to_string(),
@@ -147,6 +167,8 @@ impl<'a> GuardedWrite<'a> {
             None => text::encode(content, TextEncoding::UTF_8, None),
         }
         .map_err(CommitError::Encode)?;
+        self.within_cap(bytes.len() as u64)
+            .map_err(CommitError::Refused)?;
         let meta = write_atomic(
             self.session.faults(),
             &self.target,
