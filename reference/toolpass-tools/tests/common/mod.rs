@@ -50,6 +50,14 @@ impl Sandbox {
         Sandbox { _dir: dir, session }
     }
 
+    /// A second session over the root of another sandbox, as another
+    /// server would open it (the other sandbox keeps the directory).
+    pub(crate) fn at(root: &Path) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let session = Session::new(root, SessionConfig::default()).unwrap();
+        Sandbox { _dir: dir, session }
+    }
+
     /// A directory beside the root, for files the tools must not reach.
     pub(crate) fn outside(&self) -> PathBuf {
         let outside = self.root().parent().unwrap().join("outside");
