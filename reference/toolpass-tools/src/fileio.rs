@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use cap_std::fs::Dir;
 use rustix::fs::{
-    Access, AtFlags, FlockOperation, Mode, OFlags, RenameFlags, accessat, fchmod, flock, linkat,
-    openat, renameat, renameat_with, statat, unlinkat,
+    Access, AtFlags, FileType, FlockOperation, Mode, OFlags, RenameFlags, accessat, fchmod, flock,
+    linkat, openat, renameat, renameat_with, statat, unlinkat,
 };
 use rustix::io::Errno;
 
@@ -190,8 +190,13 @@ pub fn write_atomic(
 }
 
 /// The mode of the existing `name`, refusing one the caller may not write.
+/// Not following a symlink: one swapped in is a change, and its target's
+/// mode is none of this write's business.
 fn writable_mode(dir: &Dir, name: &OsStr) -> Result<u32, WriteError> {
-    let stat = statat(dir, name, AtFlags::empty())?;
+    let stat = statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(WriteError::Changed);
+    }
     if stat.st_mode & 0o222 == 0 {
         return Err(Errno::ACCESS.into());
     }
@@ -276,8 +281,9 @@ struct TempFile {
 }
 
 impl TempFile {
-    fn create(dir: &Dir, mode: Option<u32>) -> io::Result<Self> {
-        let mode = Mode::from_raw_mode(mode.unwrap_or(0o666));
+    fn create(dir: &Dir, keep: Option<u32>) -> io::Result<Self> {
+        // A new file gets 0666 less the umask, as `open` gives any new file.
+        let mode = Mode::from_raw_mode(keep.unwrap_or(0o666));
         let flags = OFlags::RDWR | OFlags::CLOEXEC;
         let temp = match openat(dir, ".", flags | OFlags::TMPFILE, mode) {
             Ok(fd) => TempFile {
@@ -301,8 +307,10 @@ impl TempFile {
             }
             Err(e) => return Err(e.into()),
         };
-        // The umask narrowed the mode given to open; the original's wins.
-        fchmod(&temp.file, mode)?;
+        if keep.is_some() {
+            // The umask narrowed the mode given to open; the original's wins.
+            fchmod(&temp.file, mode)?;
+        }
         Ok(temp)
     }
 
@@ -498,6 +506,22 @@ mod tests {
         .unwrap_err();
         assert!(matches!(&err, WriteError::Io(e) if is_escape(e)), "{err:?}");
         assert!(fs::read_dir(&outside).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn a_new_file_gets_the_umask_mode_and_an_overwritten_one_keeps_its_own() {
+        let (_dir, sb, _, _) = setup("");
+        let fresh = sb.locate("fresh.txt").unwrap();
+        write(&fresh, b"x", Precondition::Absent).unwrap();
+        // Read, not set: setting the umask would race the other tests.
+        let status = fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .map(|v| u32::from_str_radix(v.trim(), 8).unwrap())
+            .unwrap();
+        let mode = fs::metadata(fresh.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask);
     }
 
     #[test]
