@@ -1,0 +1,350 @@
+//! The reference server as a separate process, driven over toolpass/1 with
+//! `toolpass-protocol`'s types and framing: one call at a time, as an agent
+//! waits for each answer, or pipelined, many requests in flight, so the
+//! server never idles while the swapper runs.
+
+use std::ffi::OsString;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::{Map, Value, json};
+use toolpass_protocol::method::{self, Method};
+use toolpass_protocol::{
+    CallContext, CallMeta, Implementation, InitializeParams, Message, Outcome, Request, RequestId,
+    SessionConfig, SessionId, SessionOpenParams, ToolsCallParams, read_message, write_message,
+};
+
+/// The reference server's package and binary name.
+const SERVER: &str = "toolpass-server";
+
+/// The server binary: `explicit` when given; otherwise `toolpass-server`
+/// beside this executable, built first by cargo when cargo runs us (`just
+/// race`, `cargo run -p toolpass-race`), so one command works from a fresh
+/// clone and never runs a stale server.
+pub(crate) fn locate(explicit: Option<PathBuf>) -> Result<PathBuf> {
+    if let Some(path) = explicit {
+        return Ok(path);
+    }
+    let exe = std::env::current_exe().context("find this executable")?;
+    let sibling = exe.with_file_name(SERVER);
+    // Cargo sets CARGO for what `cargo run` starts. Building into the
+    // profile this binary came from puts the server beside it.
+    if let Some(cargo) = std::env::var_os("CARGO") {
+        build(&cargo)?;
+    }
+    if !sibling.is_file() {
+        bail!(
+            "no {SERVER} at {}: build it with `cargo build --release -p {SERVER}` or pass --server",
+            sibling.display()
+        );
+    }
+    Ok(sibling)
+}
+
+fn build(cargo: &OsString) -> Result<()> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.toml");
+    let mut command = Command::new(cargo);
+    command
+        .args([
+            "build",
+            "--package",
+            SERVER,
+            "--bin",
+            SERVER,
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .stdin(Stdio::null());
+    if !cfg!(debug_assertions) {
+        command.arg("--release");
+    }
+    let status = command.status().context("run cargo build")?;
+    if !status.success() {
+        bail!("cargo build -p {SERVER} failed ({status})");
+    }
+    Ok(())
+}
+
+/// A tool call's answer: the Outcome and the whole result as JSON text,
+/// which is what leaks are looked for in.
+#[derive(Debug, Clone)]
+pub(crate) struct Reply {
+    pub(crate) outcome: Outcome,
+    pub(crate) text: String,
+}
+
+impl Reply {
+    /// The canonical error code, when the call failed.
+    pub(crate) fn error_code(&self) -> Option<&str> {
+        self.outcome
+            .toolpass()
+            .error
+            .as_ref()
+            .map(|e| e.code.as_str())
+    }
+
+    /// Whether the call succeeded.
+    pub(crate) fn ok(&self) -> bool {
+        self.outcome.status() == toolpass_protocol::Status::Success
+    }
+}
+
+/// One tool call to make: the tool and its arguments.
+pub(crate) type Call = (&'static str, Value);
+
+/// How far a pipelined run goes: whichever limit comes first.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    pub(crate) iterations: usize,
+    pub(crate) deadline: Instant,
+}
+
+/// A running server with one open session.
+pub(crate) struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    session: SessionId,
+    next_id: i64,
+}
+
+impl Server {
+    /// Starts `binary` with TMPDIR `tmp`, does the handshake and opens a
+    /// session on `root`.
+    pub(crate) fn start(binary: &Path, tmp: &Path, root: &Path) -> Result<Server> {
+        let mut child = Command::new(binary)
+            .env("TMPDIR", tmp)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("start {}", binary.display()))?;
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().context("no stdout")?);
+        let mut server = Server {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            session: SessionId(String::new()),
+            next_id: 0,
+        };
+        let client = Implementation::new("toolpass-race", env!("CARGO_PKG_VERSION"));
+        server.request::<method::Initialize>(&InitializeParams::new(client))?;
+        let root = root.to_str().context("the root is not UTF-8")?;
+        let open = SessionOpenParams {
+            root: root.to_owned(),
+            config: SessionConfig::default(),
+        };
+        server.session = server.request::<method::SessionOpen>(&open)?.session_id;
+        Ok(server)
+    }
+
+    fn stdin(&mut self) -> Result<&mut ChildStdin> {
+        self.stdin
+            .as_mut()
+            .ok_or_else(|| anyhow!("stdin is closed"))
+    }
+
+    fn request<M: Method>(&mut self, params: &M::Params) -> Result<M::Result> {
+        let id = self.next_request_id();
+        let request = Request::new::<M>(id.clone(), params);
+        write_message(self.stdin()?, &Message::Request(request))?;
+        let response = read_response(&mut self.stdout, &id)?;
+        Ok(response.decode::<M>()?)
+    }
+
+    fn next_request_id(&mut self) -> RequestId {
+        self.next_id += 1;
+        RequestId::Number(self.next_id)
+    }
+
+    /// The `tools/call` request for `call` in this session, with a fresh
+    /// id.
+    fn call_request(&mut self, call: &Call) -> Result<Request> {
+        let id = self.next_request_id();
+        call_request(&self.session, id, call)
+    }
+
+    /// One call, waiting for its answer.
+    pub(crate) fn call(&mut self, name: &'static str, arguments: Value) -> Result<Reply> {
+        let request = self.call_request(&(name, arguments))?;
+        write_message(self.stdin()?, &Message::Request(request.clone()))?;
+        reply(read_response(&mut self.stdout, &request.id)?)
+    }
+
+    /// Writes one call without waiting for its answer (the kill -9
+    /// attack sends a large write and kills the server while it works).
+    /// Returns once the server has taken the whole line off the pipe.
+    pub(crate) fn send(&mut self, call: &Call) -> Result<()> {
+        let request = self.call_request(call)?;
+        write_message(self.stdin()?, &Message::Request(request))?;
+        Ok(())
+    }
+
+    /// Pipelined calls: `calls(i)` gives iteration `i`'s calls, sent in
+    /// order without waiting, at most `window` requests in flight; every
+    /// answer goes to `on_reply(i, tool, reply)`. Returns the iterations
+    /// sent. The server answers in order, so each answer is checked
+    /// against the id it must carry.
+    pub(crate) fn pipeline(
+        &mut self,
+        budget: Budget,
+        window: usize,
+        mut calls: impl FnMut(usize) -> Vec<Call>,
+        mut on_reply: impl FnMut(usize, &'static str, Reply),
+    ) -> Result<usize> {
+        // The sender thread writes what this thread builds; the bounded
+        // channels between them and the reader are the window.
+        let (to_sender, for_sender) = mpsc::sync_channel::<(usize, &'static str, Request)>(window);
+        let (to_reader, for_reader) =
+            mpsc::sync_channel::<(usize, &'static str, RequestId)>(window);
+        let mut stdin = self.stdin.take().context("stdin is closed")?;
+        let (session, stdout, next_id) = (&self.session, &mut self.stdout, &mut self.next_id);
+        let (sent, stdin, replies) = std::thread::scope(|scope| {
+            let sender = scope.spawn(move || -> Result<ChildStdin> {
+                for (i, name, request) in for_sender {
+                    let id = request.id.clone();
+                    write_message(&mut stdin, &Message::Request(request))?;
+                    if to_reader.send((i, name, id)).is_err() {
+                        break;
+                    }
+                }
+                Ok(stdin)
+            });
+            let reader = scope.spawn(move || -> Result<Vec<(usize, &'static str, Reply)>> {
+                let mut replies = Vec::new();
+                for (i, name, id) in for_reader {
+                    replies.push((i, name, reply(read_response(stdout, &id)?)?));
+                }
+                Ok(replies)
+            });
+            let mut sent = 0;
+            let mut built = Ok(());
+            'iterations: while sent < budget.iterations && Instant::now() < budget.deadline {
+                for call in calls(sent) {
+                    *next_id += 1;
+                    let request = match call_request(session, RequestId::Number(*next_id), &call) {
+                        Ok(request) => request,
+                        Err(e) => {
+                            built = Err(e);
+                            break 'iterations;
+                        }
+                    };
+                    if to_sender.send((sent, call.0, request)).is_err() {
+                        break 'iterations;
+                    }
+                }
+                sent += 1;
+            }
+            drop(to_sender);
+            let stdin = sender.join().map_err(|_| anyhow!("the sender panicked"));
+            let replies = reader.join().map_err(|_| anyhow!("the reader panicked"));
+            (built.map(|()| sent), stdin, replies)
+        });
+        self.stdin = Some(stdin??);
+        for (i, name, reply) in replies?? {
+            on_reply(i, name, reply);
+        }
+        sent
+    }
+
+    /// Closes stdin (the server's signal to end) and waits for it.
+    pub(crate) fn finish(mut self) -> Result<ExitStatus> {
+        drop(self.stdin.take());
+        Ok(self.child.wait()?)
+    }
+
+    /// SIGKILL: no destructor, no cleanup runs in the server.
+    pub(crate) fn kill(mut self) -> Result<()> {
+        self.child.kill()?;
+        self.child.wait()?;
+        Ok(())
+    }
+
+    /// Whether the server has exited.
+    pub(crate) fn exited(&mut self) -> Result<bool> {
+        Ok(self.child.try_wait()?.is_some())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // An attack that failed half-way must not leave a server behind.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The `tools/call` request for `call` in `session`.
+fn call_request(session: &SessionId, id: RequestId, (name, arguments): &Call) -> Result<Request> {
+    let Value::Object(arguments) = arguments else {
+        bail!("{name}: arguments are not an object");
+    };
+    let params = ToolsCallParams {
+        name: (*name).to_owned(),
+        arguments: arguments.clone(),
+        meta: Some(CallMeta {
+            toolpass: Some(CallContext {
+                session_id: session.clone(),
+                call_id: format!("c{id}"),
+            }),
+        }),
+    };
+    Ok(Request::new::<method::ToolsCall>(id, &params))
+}
+
+/// Reads messages until the response to `id`; notifications in between are
+/// skipped.
+fn read_response(
+    stdout: &mut BufReader<ChildStdout>,
+    id: &RequestId,
+) -> Result<toolpass_protocol::Response> {
+    loop {
+        match read_message(stdout)? {
+            None => bail!("the server closed stdout before answering request {id}"),
+            Some(Message::Response(response)) => {
+                if response.id.as_ref() != Some(id) {
+                    bail!("answer to request {:?} where {id} was next", response.id);
+                }
+                return Ok(response);
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn reply(response: toolpass_protocol::Response) -> Result<Reply> {
+    let outcome = response.decode::<method::ToolsCall>()?;
+    let text = match &response.result {
+        Ok(value) => value.to_string(),
+        Err(error) => error.to_string(),
+    };
+    Ok(Reply { outcome, text })
+}
+
+/// `{"file_path": path}` plus `more`: the argument every file tool takes.
+pub(crate) fn file_args(path: &Path, more: Value) -> Value {
+    let mut args = Map::new();
+    args.insert("file_path".to_owned(), json!(path));
+    if let Value::Object(more) = more {
+        args.extend(more);
+    }
+    Value::Object(args)
+}
+
+/// A `read_file` of the first `lines` lines of `path`. The explicit range
+/// matters: a plain re-read of an unchanged file gets Qwen's "unchanged
+/// since last read" notice instead of the content, which would hide an
+/// outside file read a second time.
+pub(crate) fn read_call(path: &Path, lines: u64) -> Call {
+    (
+        "read_file",
+        file_args(path, json!({"offset": 0, "limit": lines})),
+    )
+}
