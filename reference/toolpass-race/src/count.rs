@@ -127,7 +127,10 @@ mod tests {
         let regex = regex::Regex::new(&pattern).unwrap();
         assert!(regex.is_match(&format!("{} x", m.secret)));
         assert!(regex.is_match(&format!("{} x", m.inside)));
-        assert!(!regex.is_match(&pattern), "the pattern matches its own echo");
+        assert!(
+            !regex.is_match(&pattern),
+            "the pattern matches its own echo"
+        );
         assert_eq!(
             pattern,
             "INSID[E]-0000000000000abc|OUTSIDE-SECRE[T]-0000000000000abc"

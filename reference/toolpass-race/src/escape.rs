@@ -149,6 +149,9 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         format!("outside after the run: {}", changes.describe()),
         format!("replies: {}", tally.describe_outcomes()),
     ];
+    if sent < settings.budget.iterations {
+        notes.push(capped(sent, settings.budget.iterations));
+    }
     if !strays.is_empty() {
         notes.push(format!("beside the root: {}", strays.join(", ")));
     }
@@ -163,6 +166,12 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         notes,
         ..Row::default()
     })
+}
+
+/// The note for an attack the time cap stopped early: its zeros cover
+/// fewer iterations than asked.
+pub(crate) fn capped(done: usize, asked: usize) -> String {
+    format!("stopped by the time cap after {done} of {asked} iterations")
 }
 
 /// Counts over the replies of one attack.

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::arena::Arena;
 use crate::count::{is_spill_dir, is_temp_name};
+use crate::escape::capped;
 use crate::server::{Server, file_args};
 use crate::table::Row;
 
@@ -86,6 +87,9 @@ pub(crate) fn attack(settings: &Settings<'_>) -> Result<Row> {
             other.len()
         ),
     ];
+    if trials.kills < settings.kills {
+        notes.push(capped(trials.kills, settings.kills));
+    }
     if trials.torn > 0 {
         notes.push(format!(
             "{} torn files: the atomic write is broken",

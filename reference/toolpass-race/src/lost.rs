@@ -20,6 +20,7 @@ use serde_json::json;
 
 use crate::arena::Arena;
 use crate::count::missing;
+use crate::escape::capped;
 use crate::server::{Server, file_args, read_call};
 use crate::table::Row;
 
@@ -189,6 +190,10 @@ pub(crate) fn two_servers(settings: &Settings<'_>) -> Result<Row> {
     // direction of a wrong report, worth seeing though it loses nothing.
     let surprise = given_up.len() - missing(&given_up, &text).len();
     let mut notes = vec![a.describe("A"), b.describe("B")];
+    let done = reported.len() + given_up.len();
+    if done < 2 * settings.edits {
+        notes.push(capped(done, 2 * settings.edits));
+    }
     notes.push(format!(
         "{} of {} reported edits missing",
         lost.len(),
@@ -249,6 +254,10 @@ pub(crate) fn appender(settings: &Settings<'_>) -> Result<Row> {
             edits.reported.len()
         ),
     ];
+    let done = edits.reported.len() + edits.failed.len();
+    if done < settings.edits {
+        notes.push(capped(done, settings.edits));
+    }
     notes.extend(first_few("missing", &lost));
     Ok(Row {
         attack: "appender".to_owned(),

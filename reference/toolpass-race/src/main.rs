@@ -56,7 +56,7 @@ struct Args {
     #[arg(long, value_enum)]
     only: Vec<Attack>,
     /// Iterations per tool in each swap attack.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 5000)]
     iterations: usize,
     /// Wall-time cap of each attack, in seconds.
     #[arg(long, default_value_t = 25.0)]
@@ -124,6 +124,12 @@ impl Attack {
         Attack::Kill9,
     ];
 
+    /// The name `--only` takes.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    }
+
     /// The swap attack's tool, for the attacks that are one.
     fn tool(self) -> Option<Tool> {
         let tool = match self {
@@ -184,10 +190,11 @@ fn run(args: &Args) -> Result<Vec<Row>> {
     };
     let mut rows = Vec::new();
     for attack in attacks {
-        progress(&format!("race: {attack:?} ..."));
+        let name = attack.name();
+        progress(&format!("race: {name} ..."));
         let row = one(attack, args, &server, &parent, &markers)
-            .with_context(|| format!("attack {attack:?}"))?;
-        progress(&format!("race: {attack:?} done in {:.1}s", row.seconds));
+            .with_context(|| format!("attack {name}"))?;
+        progress(&format!("race: {name} done in {:.1}s", row.seconds));
         rows.push(row);
     }
     if args.keep {

@@ -75,7 +75,10 @@ mod tests {
 
         let swapper = Swapper::start(&real, &link);
         let mut seen_link = false;
-        for _ in 0..10_000 {
+        // By time, not by count: on a loaded machine the thread may start
+        // late.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::time::Instant::now() < until {
             let Ok(meta) = fs::symlink_metadata(&real) else {
                 panic!("root/d was missing mid-swap");
             };
