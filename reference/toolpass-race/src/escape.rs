@@ -122,7 +122,7 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         settings.budget,
         settings.window,
         |i| tool.calls(&arena, markers, i),
-        |_, name, reply| {
+        |name, reply| {
             let found = leak(markers, &reply.text);
             tally.calls += 1;
             tally.outside_reads += u64::from(found.content);

@@ -1,28 +1,26 @@
 //! kill -9 debris: the server is killed (SIGKILL, so nothing of its own
-//! cleanup runs) while it commits a large `write_file`; what it leaves is
-//! counted: temporary files in the workspace and `toolpass-spill-*`
-//! directories in its TMPDIR. A target that exists with the wrong size
-//! would be a torn write, which the atomic commit promises never happens.
+//! cleanup runs) while it carries out a large `write_file`, and what it
+//! leaves is counted: temporary files in the workspace, `toolpass-spill-*`
+//! directories and anything else in its TMPDIR, and torn targets (a target
+//! with the wrong size, which the atomic commit promises never happens).
+//!
+//! The kill moments are spread evenly over the time one such call takes
+//! (measured first, on a call left to finish), so they fall in parsing,
+//! writing, syncing and renaming alike, whatever the server's temporary
+//! file is called or whether it has a name at all.
 
 use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use serde_json::json;
 
 use crate::arena::Arena;
 use crate::count::{is_spill_dir, is_temp_name};
 use crate::escape::capped;
-use crate::server::{Server, file_args};
+use crate::server::{Call, Server, file_args};
 use crate::table::Row;
-
-/// How long after the temporary file appears each trial kills, in turn:
-/// from at once (mid-write) to late enough to reach the fsync and rename.
-const DELAYS_MS: [u64; 6] = [0, 2, 5, 10, 20, 40];
-
-/// How long one trial waits for the temporary file before killing anyway.
-const TRIAL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What the kill -9 attack needs.
 pub(crate) struct Settings<'a> {
@@ -39,7 +37,7 @@ pub(crate) struct Settings<'a> {
 #[derive(Debug, Default)]
 struct Trials {
     kills: usize,
-    /// Kills made while the temporary file was there.
+    /// Kills made while a temporary file of the target was there.
     mid_write: usize,
     complete: usize,
     torn: usize,
@@ -49,24 +47,31 @@ struct Trials {
 pub(crate) fn attack(settings: &Settings<'_>) -> Result<Row> {
     let arena = Arena::new(settings.parent, "kill9")?;
     let content = "k".repeat(settings.size);
+    let write = |name: &str| -> Call {
+        let target = arena.root.join(name);
+        (
+            "write_file",
+            file_args(&target, json!({"content": content})),
+        )
+    };
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(settings.seconds);
+    let span = time_one_write(settings, &arena, &write("calibration.bin"))?;
+
     let mut trials = Trials::default();
     while trials.kills < settings.kills && Instant::now() < deadline {
         let i = trials.kills;
-        let target = arena.root.join(format!("big-{i}.bin"));
+        let name = format!("big-{i}.bin");
         let mut server = Server::start(settings.server, &arena.tmp, &arena.root)?;
-        server.send(&(
-            "write_file",
-            file_args(&target, json!({"content": content})),
-        ))?;
-        if wait_for_temp_file(&arena.root, &format!(".big-{i}.bin."), &mut server)? {
+        server.send(&write(&name))?;
+        std::thread::sleep(span.mul_f64((2 * i + 1) as f64 / (2 * settings.kills) as f64));
+        let temp_prefix = format!(".{name}.");
+        if names(&arena.root)?.any(|n| n.starts_with(&temp_prefix) && is_temp_name(&n)) {
             trials.mid_write += 1;
         }
-        std::thread::sleep(Duration::from_millis(DELAYS_MS[i % DELAYS_MS.len()]));
         server.kill()?;
         trials.kills += 1;
-        match fs::metadata(&target) {
+        match fs::metadata(arena.root.join(&name)) {
             Ok(meta) if meta.len() == settings.size as u64 => trials.complete += 1,
             Ok(_) => trials.torn += 1,
             Err(_) => {}
@@ -78,11 +83,17 @@ pub(crate) fn attack(settings: &Settings<'_>) -> Result<Row> {
         names(&arena.tmp)?.partition(|n| is_spill_dir(n));
     let mut notes = vec![
         format!(
-            "{} kills, {} while the temp file existed; targets after the kill: {} complete, {} torn, the rest absent",
-            trials.kills, trials.mid_write, trials.complete, trials.torn
+            "{} kills spread over {} ms (one write's time), {} while a named temp file existed; \
+             targets after the kill: {} complete, {} torn, the rest absent",
+            trials.kills,
+            span.as_millis(),
+            trials.mid_write,
+            trials.complete,
+            trials.torn
         ),
         format!(
-            "left behind: {temp_files} temp files in the workspace, {} spill dirs and {} other entries in the server's TMPDIR",
+            "left behind: {temp_files} temp files in the workspace, {} spill dirs and {} other \
+             entries in the server's TMPDIR",
             spill_dirs.len(),
             other.len()
         ),
@@ -107,18 +118,19 @@ pub(crate) fn attack(settings: &Settings<'_>) -> Result<Row> {
     })
 }
 
-/// Polls `root` until this trial's temporary file (named `prefix...tmp`;
-/// earlier trials' leftovers do not count) shows up (true), or the server
-/// exits or the trial times out (false).
-fn wait_for_temp_file(root: &Path, prefix: &str, server: &mut Server) -> Result<bool> {
-    let until = Instant::now() + TRIAL_TIMEOUT;
-    while Instant::now() < until && !server.exited()? {
-        if names(root)?.any(|n| n.starts_with(prefix) && is_temp_name(&n)) {
-            return Ok(true);
-        }
-        std::thread::sleep(Duration::from_micros(200));
+/// How long the server takes from having read `call` to answering it,
+/// on a server then ended cleanly (so it leaves nothing behind).
+fn time_one_write(settings: &Settings<'_>, arena: &Arena, call: &Call) -> Result<Duration> {
+    let mut server = Server::start(settings.server, &arena.tmp, &arena.root)?;
+    let id = server.send(call)?;
+    let sent = Instant::now();
+    let reply = server.answer(&id)?;
+    let span = sent.elapsed();
+    server.finish()?;
+    if !reply.ok() {
+        bail!("the timed write failed: {}", reply.text);
     }
-    Ok(false)
+    Ok(span)
 }
 
 /// The names in `dir`.

@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -162,32 +162,31 @@ impl Server {
         RequestId::Number(self.next_id)
     }
 
-    /// The `tools/call` request for `call` in this session, with a fresh
-    /// id.
-    fn call_request(&mut self, call: &Call) -> Result<Request> {
-        let id = self.next_request_id();
-        call_request(&self.session, id, call)
-    }
-
     /// One call, waiting for its answer.
     pub(crate) fn call(&mut self, name: &'static str, arguments: Value) -> Result<Reply> {
-        let request = self.call_request(&(name, arguments))?;
-        write_message(self.stdin()?, &Message::Request(request.clone()))?;
-        reply(read_response(&mut self.stdout, &request.id)?)
+        let id = self.send(&(name, arguments))?;
+        self.answer(&id)
+    }
+
+    /// Waits for the answer to the call [`Server::send`] sent as `id`.
+    pub(crate) fn answer(&mut self, id: &RequestId) -> Result<Reply> {
+        reply(read_response(&mut self.stdout, id)?)
     }
 
     /// Writes one call without waiting for its answer (the kill -9
     /// attack sends a large write and kills the server while it works).
-    /// Returns once the server has taken the whole line off the pipe.
-    pub(crate) fn send(&mut self, call: &Call) -> Result<()> {
-        let request = self.call_request(call)?;
+    /// Returns once the server has taken the whole line off the pipe, and
+    /// the id to wait for with [`Server::answer`].
+    pub(crate) fn send(&mut self, call: &Call) -> Result<RequestId> {
+        let id = self.next_request_id();
+        let request = call_request(&self.session, id.clone(), call)?;
         write_message(self.stdin()?, &Message::Request(request))?;
-        Ok(())
+        Ok(id)
     }
 
     /// Pipelined calls: `calls(i)` gives iteration `i`'s calls, sent in
     /// order without waiting, at most `window` requests in flight; every
-    /// answer goes to `on_reply(i, tool, reply)`. Returns the iterations
+    /// answer goes to `on_reply(tool, reply)`. Returns the iterations
     /// sent. The server answers in order, so each answer is checked
     /// against the id it must carry.
     pub(crate) fn pipeline(
@@ -195,30 +194,29 @@ impl Server {
         budget: Budget,
         window: usize,
         mut calls: impl FnMut(usize) -> Vec<Call>,
-        mut on_reply: impl FnMut(usize, &'static str, Reply),
+        mut on_reply: impl FnMut(&'static str, Reply),
     ) -> Result<usize> {
         // The sender thread writes what this thread builds; the bounded
         // channels between them and the reader are the window.
-        let (to_sender, for_sender) = mpsc::sync_channel::<(usize, &'static str, Request)>(window);
-        let (to_reader, for_reader) =
-            mpsc::sync_channel::<(usize, &'static str, RequestId)>(window);
+        let (to_sender, for_sender) = mpsc::sync_channel::<(&'static str, Request)>(window);
+        let (to_reader, for_reader) = mpsc::sync_channel::<(&'static str, RequestId)>(window);
         let mut stdin = self.stdin.take().context("stdin is closed")?;
         let (session, stdout, next_id) = (&self.session, &mut self.stdout, &mut self.next_id);
         let (sent, stdin, replies) = std::thread::scope(|scope| {
             let sender = scope.spawn(move || -> Result<ChildStdin> {
-                for (i, name, request) in for_sender {
+                for (name, request) in for_sender {
                     let id = request.id.clone();
                     write_message(&mut stdin, &Message::Request(request))?;
-                    if to_reader.send((i, name, id)).is_err() {
+                    if to_reader.send((name, id)).is_err() {
                         break;
                     }
                 }
                 Ok(stdin)
             });
-            let reader = scope.spawn(move || -> Result<Vec<(usize, &'static str, Reply)>> {
+            let reader = scope.spawn(move || -> Result<Vec<(&'static str, Reply)>> {
                 let mut replies = Vec::new();
-                for (i, name, id) in for_reader {
-                    replies.push((i, name, reply(read_response(stdout, &id)?)?));
+                for (name, id) in for_reader {
+                    replies.push((name, reply(read_response(stdout, &id)?)?));
                 }
                 Ok(replies)
             });
@@ -234,7 +232,7 @@ impl Server {
                             break 'iterations;
                         }
                     };
-                    if to_sender.send((sent, call.0, request)).is_err() {
+                    if to_sender.send((call.0, request)).is_err() {
                         break 'iterations;
                     }
                 }
@@ -246,16 +244,22 @@ impl Server {
             (built.map(|()| sent), stdin, replies)
         });
         self.stdin = Some(stdin??);
-        for (i, name, reply) in replies?? {
-            on_reply(i, name, reply);
+        for (name, reply) in replies?? {
+            on_reply(name, reply);
         }
         sent
     }
 
-    /// Closes stdin (the server's signal to end) and waits for it.
-    pub(crate) fn finish(mut self) -> Result<ExitStatus> {
+    /// Closes stdin (the server's signal to end) and waits for it to exit
+    /// cleanly: a server that crashed under attack is an error, not a
+    /// row of zeros.
+    pub(crate) fn finish(mut self) -> Result<()> {
         drop(self.stdin.take());
-        Ok(self.child.wait()?)
+        let status = self.child.wait()?;
+        if !status.success() {
+            bail!("the server exited with {status}");
+        }
+        Ok(())
     }
 
     /// SIGKILL: no destructor, no cleanup runs in the server.
@@ -263,11 +267,6 @@ impl Server {
         self.child.kill()?;
         self.child.wait()?;
         Ok(())
-    }
-
-    /// Whether the server has exited.
-    pub(crate) fn exited(&mut self) -> Result<bool> {
-        Ok(self.child.try_wait()?.is_some())
     }
 }
 
