@@ -104,7 +104,6 @@ pub(crate) struct Settings<'a> {
     pub(crate) parent: &'a Path,
     pub(crate) markers: &'a Markers,
     pub(crate) budget: Budget,
-    pub(crate) window: usize,
 }
 
 /// Runs the swap attack on `tool` in a fresh arena.
@@ -114,33 +113,33 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
     arena.seed_swap(markers)?;
     let before = snapshot(&arena.outside)?;
     let mut server = Server::start(settings.server, &arena.tmp, &arena.root)?;
+    let batch = server.prepare(settings.budget.iterations, |i| {
+        tool.calls(&arena, markers, i)
+    })?;
 
     let started = Instant::now();
     let swapper = Swapper::start(&arena.swapped(), &arena.spare());
-    let mut tally = Tally::default();
-    let sent = server.pipeline(
-        settings.budget,
-        settings.window,
-        |i| tool.calls(&arena, markers, i),
-        |name, reply| {
-            let found = leak(markers, &reply.text);
-            tally.calls += 1;
-            tally.outside_reads += u64::from(found.content);
-            tally.outside_names += u64::from(found.name);
-            tally.inside += u64::from(tool.worked_inside(name, reply.ok(), found.inside));
-            let outcome = reply.error_code().unwrap_or("success").to_owned();
-            *tally
-                .outcomes
-                .entry(format!("{name} {outcome}"))
-                .or_default() += 1;
-        },
-    );
+    let answers = server.pipeline(&batch, settings.budget.deadline);
     // Stop the swapper before anything else, even when the calls failed,
     // so root/d is the real directory again.
     let swaps = swapper.stop()?;
-    let sent = sent?;
     let seconds = started.elapsed().as_secs_f64();
-    server.finish()?;
+    let answers = answers?;
+    let sent = answers.sent;
+
+    let mut tally = Tally::default();
+    for (name, reply) in batch.replies(&answers)? {
+        let found = leak(markers, &reply.text);
+        tally.calls += 1;
+        tally.outside_reads += u64::from(found.content);
+        tally.outside_names += u64::from(found.name);
+        tally.inside += u64::from(tool.worked_inside(name, reply.ok(), found.inside));
+        let outcome = reply.error_code().unwrap_or("success");
+        *tally
+            .outcomes
+            .entry(format!("{name} {outcome}"))
+            .or_default() += 1;
+    }
 
     let changes = diff(&before, &snapshot(&arena.outside)?);
     let strays = arena.strays()?;

@@ -56,14 +56,11 @@ struct Args {
     #[arg(long, value_enum)]
     only: Vec<Attack>,
     /// Iterations per tool in each swap attack.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 20_000)]
     iterations: usize,
     /// Wall-time cap of each attack, in seconds.
     #[arg(long, default_value_t = 25.0)]
     seconds: f64,
-    /// Requests in flight at once in the swap attacks.
-    #[arg(long, default_value_t = 32)]
-    window: usize,
     /// Edits per server in the lost-update attacks.
     #[arg(long, default_value_t = 800)]
     edits: usize,
@@ -221,7 +218,6 @@ fn one(
                 iterations: args.iterations,
                 deadline,
             },
-            window: args.window.max(1),
         };
         return escape::attack(tool, &settings);
     }

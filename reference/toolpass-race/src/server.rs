@@ -1,13 +1,13 @@
 //! The reference server as a separate process, driven over toolpass/1 with
 //! `toolpass-protocol`'s types and framing: one call at a time, as an agent
-//! waits for each answer, or pipelined, many requests in flight, so the
-//! server never idles while the swapper runs.
+//! waits for each answer, or pipelined (requests written without waiting,
+//! answers read back afterwards), so the server never idles while the
+//! swapper runs.
 
 use std::ffi::OsString;
-use std::io::BufReader;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -15,7 +15,8 @@ use serde_json::{Map, Value, json};
 use toolpass_protocol::method::{self, Method};
 use toolpass_protocol::{
     CallContext, CallMeta, Implementation, InitializeParams, Message, Outcome, Request, RequestId,
-    SessionConfig, SessionId, SessionOpenParams, ToolsCallParams, read_message, write_message,
+    SessionConfig, SessionId, SessionOpenParams, ToolsCallParams, parse_line, read_message,
+    write_message,
 };
 
 /// The reference server's package and binary name.
@@ -184,70 +185,69 @@ impl Server {
         Ok(id)
     }
 
-    /// Pipelined calls: `calls(i)` gives iteration `i`'s calls, sent in
-    /// order without waiting, at most `window` requests in flight; every
-    /// answer goes to `on_reply(tool, reply)`. Returns the iterations
-    /// sent. The server answers in order, so each answer is checked
-    /// against the id it must carry.
-    pub(crate) fn pipeline(
+    /// Serializes `iterations` iterations of calls (`calls(i)` gives
+    /// iteration `i`'s) for [`Server::pipeline`], before any clock starts.
+    pub(crate) fn prepare(
         &mut self,
-        budget: Budget,
-        window: usize,
+        iterations: usize,
         mut calls: impl FnMut(usize) -> Vec<Call>,
-        mut on_reply: impl FnMut(&'static str, Reply),
-    ) -> Result<usize> {
-        // The sender thread writes what this thread builds; the bounded
-        // channels between them and the reader are the window.
-        let (to_sender, for_sender) = mpsc::sync_channel::<(&'static str, Request)>(window);
-        let (to_reader, for_reader) = mpsc::sync_channel::<(&'static str, RequestId)>(window);
+    ) -> Result<Batch> {
+        let mut batch = Batch(Vec::with_capacity(iterations));
+        for i in 0..iterations {
+            let mut bytes = Vec::new();
+            let mut ids = Vec::new();
+            for call in calls(i) {
+                let id = self.next_request_id();
+                let request = call_request(&self.session, id.clone(), &call)?;
+                write_message(&mut bytes, &Message::Request(request))?;
+                ids.push((call.0, id));
+            }
+            batch.0.push((bytes, ids));
+        }
+        Ok(batch)
+    }
+
+    /// Pipelined calls, ending the server: the batch's iterations are
+    /// written without waiting for answers until `deadline`, then stdin is
+    /// closed, so the server answers the rest and exits, which ends the
+    /// reading. The pipes bound what is in flight.
+    ///
+    /// The requests were serialized beforehand and the answers are parsed
+    /// afterwards ([`Batch::replies`]), so during the race the harness
+    /// only moves bytes and leaves the CPU to the server and the swapper:
+    /// a hit needs both running at once, which on two cores is no given.
+    pub(crate) fn pipeline(mut self, batch: &Batch, deadline: Instant) -> Result<Answers> {
         let mut stdin = self.stdin.take().context("stdin is closed")?;
-        let (session, stdout, next_id) = (&self.session, &mut self.stdout, &mut self.next_id);
-        let (sent, stdin, replies) = std::thread::scope(|scope| {
-            let sender = scope.spawn(move || -> Result<ChildStdin> {
-                for (name, request) in for_sender {
-                    let id = request.id.clone();
-                    write_message(&mut stdin, &Message::Request(request))?;
-                    if to_reader.send((name, id)).is_err() {
+        let stdout = &mut self.stdout;
+        let (sent, written, lines) = std::thread::scope(|scope| {
+            let reader = scope.spawn(move || read_lines(stdout));
+            let mut sent = 0;
+            let mut written = Ok(());
+            let mut chunk = Vec::new();
+            for (bytes, _) in &batch.0 {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                chunk.extend_from_slice(bytes);
+                sent += 1;
+                if chunk.len() >= CHUNK {
+                    written = stdin.write_all(&chunk);
+                    chunk.clear();
+                    if written.is_err() {
                         break;
                     }
                 }
-                Ok(stdin)
-            });
-            let reader = scope.spawn(move || -> Result<Vec<(&'static str, Reply)>> {
-                let mut replies = Vec::new();
-                for (name, id) in for_reader {
-                    replies.push((name, reply(read_response(stdout, &id)?)?));
-                }
-                Ok(replies)
-            });
-            let mut sent = 0;
-            let mut built = Ok(());
-            'iterations: while sent < budget.iterations && Instant::now() < budget.deadline {
-                for call in calls(sent) {
-                    *next_id += 1;
-                    let request = match call_request(session, RequestId::Number(*next_id), &call) {
-                        Ok(request) => request,
-                        Err(e) => {
-                            built = Err(e);
-                            break 'iterations;
-                        }
-                    };
-                    if to_sender.send((call.0, request)).is_err() {
-                        break 'iterations;
-                    }
-                }
-                sent += 1;
             }
-            drop(to_sender);
-            let stdin = sender.join().map_err(|_| anyhow!("the sender panicked"));
-            let replies = reader.join().map_err(|_| anyhow!("the reader panicked"));
-            (built.map(|()| sent), stdin, replies)
+            if written.is_ok() {
+                written = stdin.write_all(&chunk);
+            }
+            drop(stdin);
+            (sent, written, reader.join())
         });
-        self.stdin = Some(stdin??);
-        for (name, reply) in replies?? {
-            on_reply(name, reply);
-        }
-        sent
+        let lines = lines.map_err(|_| anyhow!("the reader panicked"))??;
+        written.context("write to the server")?;
+        self.finish()?;
+        Ok(Answers { sent, lines })
     }
 
     /// Closes stdin (the server's signal to end) and waits for it to exit
@@ -277,6 +277,57 @@ impl Drop for Server {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+/// Calls serialized for [`Server::pipeline`], per iteration.
+pub(crate) struct Batch(Vec<Iteration>);
+
+/// One iteration's request lines, and each call's tool and id.
+type Iteration = (Vec<u8>, Vec<(&'static str, RequestId)>);
+
+/// What [`Server::pipeline`] got back: how many iterations it sent, and
+/// the server's lines, unparsed.
+pub(crate) struct Answers {
+    pub(crate) sent: usize,
+    lines: Vec<String>,
+}
+
+impl Batch {
+    /// The answers to the iterations sent, in order, each checked against
+    /// the id it must carry (the server answers in order).
+    pub(crate) fn replies(&self, answers: &Answers) -> Result<Vec<(&'static str, Reply)>> {
+        let expected = self.0.iter().take(answers.sent).flat_map(|(_, ids)| ids);
+        let mut lines = answers.lines.iter();
+        let mut replies = Vec::new();
+        for (name, id) in expected {
+            let line = lines
+                .next()
+                .ok_or_else(|| anyhow!("the server ended before answering request {id}"))?;
+            let Message::Response(response) = parse_line(line)? else {
+                bail!("a message that is no answer where the answer to {id} was due: {line}");
+            };
+            if response.id.as_ref() != Some(id) {
+                bail!("answer to request {:?} where {id} was due", response.id);
+            }
+            replies.push((*name, reply(response)?));
+        }
+        Ok(replies)
+    }
+}
+
+/// How many bytes of requests the pipeline writes at once.
+const CHUNK: usize = 16 << 10;
+
+/// Every line the server writes until it closes stdout, unparsed.
+fn read_lines(stdout: &mut BufReader<ChildStdout>) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line)? == 0 {
+            return Ok(lines);
+        }
+        lines.push(line.trim_end_matches(['\r', '\n']).to_owned());
     }
 }
 
@@ -346,4 +397,55 @@ pub(crate) fn read_call(path: &Path, lines: u64) -> Call {
         "read_file",
         file_args(path, json!({"offset": 0, "limit": lines})),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(id: i64, text: &str) -> String {
+        let outcome = json!({
+            "content": [{"type": "text", "text": text}],
+            "isError": false,
+            "_meta": {"toolpass": {"status": "success", "llmContent": text}},
+        });
+        json!({"jsonrpc": "2.0", "id": id, "result": outcome}).to_string()
+    }
+
+    fn batch() -> Batch {
+        let iteration = |ids: &[i64]| {
+            let ids = ids.iter().map(|&id| ("read_file", RequestId::Number(id)));
+            (Vec::new(), ids.collect())
+        };
+        Batch(vec![iteration(&[1, 2]), iteration(&[3])])
+    }
+
+    #[test]
+    fn answers_are_matched_to_the_iterations_sent_in_order() {
+        let answers = Answers {
+            sent: 1,
+            lines: vec![answer(1, "one"), answer(2, "two")],
+        };
+        let replies = batch().replies(&answers).unwrap();
+        let texts: Vec<&str> = replies
+            .iter()
+            .map(|(_, r)| r.outcome.llm_content())
+            .collect();
+        assert_eq!(texts, ["one", "two"]);
+        assert!(replies[0].1.text.contains("\"one\""));
+    }
+
+    #[test]
+    fn a_missing_or_misplaced_answer_is_an_error() {
+        let short = Answers {
+            sent: 2,
+            lines: vec![answer(1, "one"), answer(2, "two")],
+        };
+        assert!(batch().replies(&short).is_err());
+        let swapped = Answers {
+            sent: 1,
+            lines: vec![answer(2, "two"), answer(1, "one")],
+        };
+        assert!(batch().replies(&swapped).is_err());
+    }
 }
