@@ -13,6 +13,13 @@ test:
 ci:
     .ci/run
 
+# The race harness (issue 11): symlink swaps under pipelined calls, lost
+# updates and kill -9 against the reference server, one row per attack; exits 1
+# when a number that must be 0 is not. Not part of `just test` (about a minute).
+# `just race --help` lists the flags (--only, --iterations, --gate-appender, ...).
+race *ARGS:
+    cargo run --release -p toolpass-race -- {{ARGS}}
+
 # Criterion benches for toolpass-core (matching, truncation).
 bench *ARGS:
     cargo bench -p toolpass-benches {{ARGS}}

@@ -17,6 +17,7 @@ const CRATES: &[&str] = &[
     "reference/toolpass-core",
     "reference/toolpass-tools",
     "reference/toolpass-server",
+    "reference/toolpass-race",
     "conformance/toolpass-protocol",
     "conformance/toolpass-scenario",
     "conformance/toolpass",
@@ -30,7 +31,12 @@ const CONFORMANCE_CRATES: &[&str] = &[
     "conformance/toolpass",
 ];
 
-const REFERENCE_CRATES: &[&str] = &["toolpass-core", "toolpass-tools", "toolpass-server"];
+const REFERENCE_CRATES: &[&str] = &[
+    "toolpass-core",
+    "toolpass-tools",
+    "toolpass-server",
+    "toolpass-race",
+];
 
 fn manifest(dir: &str) -> String {
     fs::read_to_string(workspace_root().join(dir).join("Cargo.toml")).unwrap()
