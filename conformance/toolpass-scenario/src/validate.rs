@@ -1,8 +1,10 @@
 //! Checks a parsed scenario for what its types cannot say: unknown
 //! features, fault points and error codes; regexes that do not compile;
 //! placeholders naming a variable no earlier `capture` defines; `pending`
-//! without a reason; and the like. Every problem is collected, each at its
-//! own position.
+//! without a reason; paths (call arguments, symlink targets) that would
+//! lead an implementation or the runner out of the scenario's private
+//! directory; and the like. Every problem is collected, each at its own
+//! position.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -82,7 +84,7 @@ impl Checker {
         }
         for (path, entry) in &s.files {
             self.path(path);
-            self.entry(entry);
+            self.entry(path, entry);
         }
         if s.steps.is_empty() {
             self.report(Pos::UNKNOWN, "a scenario needs at least one step");
@@ -195,7 +197,7 @@ impl Checker {
                 }
                 for (path, expectation) in &files.files {
                     self.path(path);
-                    self.expectation(expectation);
+                    self.expectation(path, expectation);
                 }
             }
             StepKind::WaitNotice(wait) => {
@@ -222,7 +224,7 @@ impl Checker {
         }
         self.json(call.args.as_json());
         for text in call.args.as_json().strings() {
-            self.confined(text.value, text.pos);
+            self.confined(text.value, text.pos, &Base::root());
         }
         if let Some(expect) = &call.expect {
             self.expect(expect);
@@ -259,7 +261,7 @@ impl Checker {
             FsAction::Write(files) => {
                 for (path, entry) in files {
                     self.path(path);
-                    self.entry(entry);
+                    self.entry(path, entry);
                 }
             }
             FsAction::Append(files) => {
@@ -271,7 +273,7 @@ impl Checker {
                             "append takes text or {base64}, no symlink or mode",
                         );
                     }
-                    self.entry(entry);
+                    self.entry(path, entry);
                 }
             }
             FsAction::Delete(paths) | FsAction::Mkdir(paths) => {
@@ -285,34 +287,36 @@ impl Checker {
                 for (path, target) in links {
                     self.path(path);
                     self.template(target, target.pos);
-                    self.confined(target, target.pos);
+                    self.confined(target, target.pos, &Base::link(path));
                 }
             }
         }
     }
 
-    fn entry(&mut self, entry: &FileEntry) {
-        self.content(&entry.content);
+    /// `entry`, written at `path` (where a symlink entry stands).
+    fn entry(&mut self, path: &RelPath, entry: &FileEntry) {
+        self.content(path, &entry.content);
     }
 
-    fn content(&mut self, content: &Content) {
+    fn content(&mut self, path: &RelPath, content: &Content) {
         match content {
             Content::Text(text) => self.template(text, text.pos),
             Content::Symlink(target) => {
                 self.template(target, target.pos);
-                self.confined(target, target.pos);
+                self.confined(target, target.pos, &Base::link(path));
             }
             Content::Bytes(_) => {}
         }
     }
 
-    /// A path handed to the implementation (a call argument, a symlink
-    /// target) stays inside the scenario's private directory: an
-    /// implementation that fails to confine paths follows it, so
-    /// `/etc/passwd` or `{root}/../../x` would have it read or write the
-    /// machine's own files. Outside files go under `{outside}`.
-    fn confined(&mut self, text: &str, pos: Pos) {
-        if let Some(problem) = unconfined(text) {
+    /// A path handed to the implementation or followed by the runner (a
+    /// call argument, a symlink target) stays inside the scenario's private
+    /// directory: an implementation that fails to confine paths follows
+    /// it, so `/etc/passwd`, `{root}/../../x` or a link `../../x` would
+    /// have it read or write the machine's own files. Outside files go
+    /// under `{outside}`.
+    fn confined(&mut self, text: &str, pos: Pos, base: &Base) {
+        if let Some(problem) = unconfined(text, base) {
             self.report(
                 pos,
                 format!(
@@ -323,9 +327,9 @@ impl Checker {
         }
     }
 
-    fn expectation(&mut self, expectation: &FileExpectation) {
+    fn expectation(&mut self, path: &RelPath, expectation: &FileExpectation) {
         if let Some(content) = &expectation.content {
-            self.content(content);
+            self.content(path, content);
         }
         if let Some(matcher) = &expectation.matches {
             self.matcher(matcher);
@@ -493,27 +497,77 @@ impl Checker {
     }
 }
 
-/// Why `text`, a path handed to the implementation, is not confined to the
-/// scenario's private directory (`<private>/root`, `<private>/outside`):
-/// an absolute path not written from a placeholder, or one that climbs
-/// above the private directory. `None` for text that is no path or stays.
-fn unconfined(text: &str) -> Option<&'static str> {
-    if text.starts_with('/') {
-        return Some("is an absolute path outside the sandbox");
+/// Where a relative path is resolved from: its depth below the scenario's
+/// private directory (the root and `{outside}` are at depth 1), and the
+/// words that say so in a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Base {
+    depth: usize,
+    said: String,
+}
+
+impl Base {
+    /// Call arguments: an implementation resolves a relative path against
+    /// its root.
+    fn root() -> Base {
+        Base {
+            depth: 1,
+            said: format!("a relative path is resolved from {{{ROOT}}}"),
+        }
     }
-    let rest = [ROOT, OUTSIDE]
+
+    /// A symlink's target: the kernel resolves a relative one against the
+    /// directory the link stands in. `link` is a sandbox path key
+    /// (`sub/lnk`, `{outside}/x/lnk`).
+    fn link(link: &RelPath) -> Base {
+        let (top, rest) = match link.as_str().strip_prefix(OUTSIDE_PREFIX) {
+            Some(rest) => (OUTSIDE, rest),
+            None => (ROOT, link.as_str()),
+        };
+        let dir = rest.rsplit_once('/').map(|(dir, _)| dir);
+        let depth = 1 + dir.map_or(0, |dir| dir.split('/').count());
+        let dir = dir.map_or_else(String::new, |dir| format!("/{dir}"));
+        Base {
+            depth,
+            said: format!(
+                "a relative target is resolved from the link's directory, {{{top}}}{dir}"
+            ),
+        }
+    }
+}
+
+/// Why `text`, a path handed to the implementation or a symlink target,
+/// is not confined to the scenario's private directory (`<private>/root`,
+/// `<private>/outside`): an absolute path not written from a placeholder,
+/// or one that climbs above the private directory, resolved lexically
+/// (`..` takes one component off) from `{root}` or `{outside}` when it
+/// starts with one, else from `base`. `None` for text that stays.
+fn unconfined(text: &str, base: &Base) -> Option<String> {
+    if text.starts_with('/') {
+        return Some("is an absolute path outside the sandbox".to_owned());
+    }
+    let placeholder = [ROOT, OUTSIDE]
         .iter()
-        .find_map(|name| text.strip_prefix(&format!("{{{name}}}")))?;
-    // The placeholder stands one level below the private directory.
-    let mut depth: i32 = 1;
-    for part in rest.split('/').skip(1) {
+        .find_map(|name| text.strip_prefix(&format!("{{{name}}}")));
+    let (mut depth, path) = match placeholder {
+        // The placeholder stands one level below the private directory;
+        // what follows it is a path only after a `/` (`{root}-x` is a
+        // name beside the root).
+        Some(rest) => (1, rest.split_once('/').map_or("", |(_, path)| path)),
+        None => (base.depth, text),
+    };
+    for part in path.split('/') {
         match part {
+            ".." if depth == 0 => {
+                let problem = "climbs above the scenario's private directory";
+                return Some(match placeholder {
+                    Some(_) => problem.to_owned(),
+                    None => format!("{problem} ({})", base.said),
+                });
+            }
             ".." => depth -= 1,
             "" | "." => {}
             _ => depth += 1,
-        }
-        if depth < 0 {
-            return Some("climbs above the scenario's private directory");
         }
     }
     None

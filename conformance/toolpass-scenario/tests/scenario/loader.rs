@@ -148,6 +148,12 @@ fn bad_files() {
             ),
         ),
         (
+            "relative paths that climb out, resolved where they stand",
+            with_head(
+                "files:\n  lnk: {symlink: \"../../x\"}\n  ok: {symlink: ../outside/y}\n  sub/lnk: {symlink: \"../../../x\"}\n  sub/ok: {symlink: ../..}\n  \"{outside}/a/lnk\": {symlink: \"../../../x\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"../../../etc\", dir: \"a/../../..\", fine: \"..\", text: \"a/b/../../c\"}\n  - fs: {symlink: {d/l: \"../../../y\", d/ok: \"../../outside\"}}\n",
+            ),
+        ),
+        (
             "unknown error code",
             with_head("steps:\n  - call: x\n    expect: {error: file_changed_since_reed}\n"),
         ),
