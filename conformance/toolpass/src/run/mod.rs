@@ -6,6 +6,7 @@
 //! it was playing (marked `crash`, `timeout` or `protocol_error` with its
 //! stderr tail); the worker restarts it and the run goes on.
 
+mod beneath;
 mod judge;
 mod play;
 mod sandbox;

@@ -14,6 +14,7 @@
 //! no process is left behind. Timeouts are generous except on the one call
 //! meant to hang, and nothing asserts on time taken.
 
+mod hostile;
 mod misbehave;
 mod runs;
 
@@ -93,6 +94,7 @@ fn trials() -> Vec<Trial> {
         runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
+        hostile::a_scenario_past_the_validator_cannot_lead_the_runner_outside,
     ]
 }
 

@@ -23,14 +23,14 @@ fn pings(id: &str, calls: usize) -> Scenario {
     parse_str(&text, id).expect("a valid scenario")
 }
 
-fn misbehaving(behaviour: &str) -> Supervisor {
+pub(crate) fn misbehaving(behaviour: &str) -> Supervisor {
     let exe = std::env::current_exe().expect("the test binary has a path");
     let implementation =
         Implementation::new(exe.to_string_lossy().into_owned()).env(BEHAVIOUR_ENV, behaviour);
     Supervisor::new(implementation, Options::default())
 }
 
-async fn run_all(
+pub(crate) async fn run_all(
     behaviour: &str,
     scenarios: &[Scenario],
     config: RunConfig,
@@ -51,7 +51,7 @@ fn verdicts(results: &[ScenarioResult]) -> Vec<Verdict> {
     results.iter().map(|r| r.verdict).collect()
 }
 
-fn one_worker(timeout: Duration) -> RunConfig {
+pub(crate) fn one_worker(timeout: Duration) -> RunConfig {
     RunConfig {
         timeout,
         ..RunConfig::default()
