@@ -16,7 +16,13 @@ fn main() -> ExitCode {
         Err(e) => {
             #[allow(clippy::print_stderr)] // The binary's one place to report a failure.
             {
-                eprintln!("toolpass: {e:#}");
+                // The chain may quote an implementation's stderr or a
+                // file's text: no control character of theirs reaches the
+                // terminal.
+                eprintln!(
+                    "toolpass: {}",
+                    toolpass::report::text::printable(&format!("{e:#}"))
+                );
             }
             ExitCode::from(2)
         }

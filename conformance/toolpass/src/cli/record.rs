@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::report::text::printable;
 use toolpass::run::{RunConfig, Verdict};
 use toolpass::{Options, Supervisor};
 use toolpass_scenario::load_file;
@@ -79,7 +80,8 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     }
     let mut stdout = std::io::stdout().lock();
     let write = |out: &mut std::io::StdoutLock<'_>, line: String| {
-        writeln!(out, "{line}").context("failed to write to stdout")
+        // Notes and reasons carry the implementation's words.
+        writeln!(out, "{}", printable(&line)).context("failed to write to stdout")
     };
     write(
         &mut stdout,

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
+use toolpass::report::text::printable_line;
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
@@ -154,8 +155,13 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             .context("failed to write to stdout")?;
         for result in &results {
             if let Some(path) = &result.kept_sandbox {
-                writeln!(stdout, "  {}  {}", result.id, path.display())
-                    .context("failed to write to stdout")?;
+                writeln!(
+                    stdout,
+                    "  {}  {}",
+                    printable_line(&result.id),
+                    path.display()
+                )
+                .context("failed to write to stdout")?;
             }
         }
     }
@@ -277,9 +283,9 @@ pub(super) async fn probe(
     {
         eprintln!(
             "toolpass: running against {} {} ({})",
-            info.name,
-            info.version,
-            supervisor.implementation()
+            printable_line(&info.name),
+            printable_line(&info.version),
+            printable_line(&supervisor.implementation().to_string())
         );
         if let Some(git) = git_above(scratch.path()) {
             eprintln!(
