@@ -16,6 +16,7 @@ mod reports;
 mod run;
 mod scenarios;
 mod schema;
+mod signals;
 mod validate;
 
 use std::io::Write as _;

@@ -11,13 +11,14 @@ use clap::Args;
 use toolpass::expected::ExpectedFailures;
 use toolpass::report::text::printable_line;
 use toolpass::report::{Summary, text};
-use toolpass::run::{Event, RunConfig, ScenarioResult};
+use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
 use super::filter::FilterArgs;
 use super::progress::Progress;
 use super::reports::{self, ReportArgs};
 use super::scenarios::{self, ScenarioDirs};
+use super::signals;
 
 #[derive(Debug, Args)]
 pub(super) struct RunArgs {
@@ -94,6 +95,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         None => None,
     };
+    let (interrupter, interrupt) = Interrupt::new();
     let config = RunConfig {
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         isolate: args.isolate,
@@ -102,6 +104,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         repeat: args.repeat.max(1),
         bless: args.bless,
         record: false,
+        interrupt,
     };
     let implementation = implementation(args.implementation.as_deref())?;
     let supervisor = Supervisor::new(implementation, Options::default());
@@ -113,7 +116,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
-    let (results, started, peer) = runtime.block_on(async {
+    let work = async {
         let peer = probe(&supervisor).await?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
@@ -129,8 +132,15 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         })
         .await;
         Ok::<_, anyhow::Error>((results, started, peer))
-    })?;
+    };
+    let finished = runtime
+        .block_on(signals::until_signal(interrupter, work))
+        .context("failed to install the signal handlers")?;
     progress.finish();
+    let (results, started, peer) = match finished {
+        Ok(finished) => finished?,
+        Err(caught) => return Ok(caught.exit()),
+    };
     let mut results = results;
     let mut problems = Vec::new();
     if let Some(expected) = expected {

@@ -15,6 +15,7 @@
 //! meant to hang, and nothing asserts on time taken.
 
 mod hostile;
+mod lifetime;
 mod misbehave;
 mod runs;
 
@@ -95,6 +96,7 @@ fn trials() -> Vec<Trial> {
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
         hostile::a_scenario_past_the_validator_cannot_lead_the_runner_outside,
+        lifetime::sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox,
     ]
 }
 

@@ -21,6 +21,11 @@ use toolpass_protocol::{
 /// Selects the behaviour; its presence makes the test binary a server.
 pub(crate) const BEHAVIOUR_ENV: &str = "TOOLPASS_TEST_BEHAVIOUR";
 
+/// A file (in the test's temporary directory) where the server appends a
+/// line per process it is or starts, `server N` or `grandchild N`, for tests that cannot read its stderr (a runner binary
+/// keeps it).
+pub(crate) const PIDS_ENV: &str = "TOOLPASS_TEST_PIDS";
+
 /// What the server does. `N` counts `tools/call` requests from 1, per
 /// process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +63,9 @@ enum Behaviour {
 pub(crate) fn serve(spec: &str) -> ! {
     let behaviour = parse(spec);
     say(&format!("{spec} (pid {})", std::process::id()));
+    if behaviour != Behaviour::Linger {
+        record_pid("server", std::process::id());
+    }
     if behaviour == Behaviour::Linger {
         sleep_forever();
     }
@@ -249,7 +257,20 @@ fn spawn_grandchild() -> u32 {
         .stdin(Stdio::null())
         .spawn()
         .expect("spawn a grandchild");
+    record_pid("grandchild", child.id());
     child.id()
+}
+
+/// Appends `what pid` to the [`PIDS_ENV`] file, when there is one.
+fn record_pid(what: &str, pid: u32) {
+    if let Some(path) = std::env::var_os(PIDS_ENV) {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .expect("the pids file can be written");
+        writeln!(file, "{what} {pid}").expect("the pids file can be written");
+    }
 }
 
 fn raw_result(id: RequestId, result: Value) -> Response {
