@@ -1,6 +1,7 @@
 //! The runner binary's own lifetime against the misbehaving server: a
 //! SIGTERM (a cancelled CI job) stops it with no implementation and no
-//! sandbox left behind.
+//! sandbox left behind, and a descendant that left the implementation's
+//! process group does not outlive the run.
 //!
 //! Each test starts the runner binary with its temporary directory (where
 //! the sandboxes go) inside the test's own, and signals nothing but that
@@ -110,4 +111,21 @@ pub(crate) async fn sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox(
         .map(|e| e.unwrap().file_name())
         .collect();
     assert!(left.is_empty(), "left in the temporary directory: {left:?}");
+}
+
+pub(crate) async fn a_descendant_that_left_the_process_group_does_not_outlive_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut runner = runner(
+        dir.path(),
+        "well",
+        "  - call: escape\n    expect: {status: success}\n",
+    );
+    let status = exit_of(&mut runner).await;
+    let stderr = stderr_of(&mut runner);
+    assert!(status.success(), "{status:?}: {stderr}");
+    let escaped = recorded(dir.path(), "escaped");
+    assert_eq!(escaped.len(), 1, "{stderr}");
+    for pid in escaped {
+        assert_gone(pid).await;
+    }
 }

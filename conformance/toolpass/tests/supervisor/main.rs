@@ -97,6 +97,7 @@ fn trials() -> Vec<Trial> {
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
         hostile::a_scenario_past_the_validator_cannot_lead_the_runner_outside,
         lifetime::sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox,
+        lifetime::a_descendant_that_left_the_process_group_does_not_outlive_the_run,
     ]
 }
 
