@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use toolpass_protocol::{ConfirmOutcome, ErrorCode, FaultPoint, Feature, Status};
 
+use crate::confine::{self, Base, Links};
 use crate::files::{Content, FileEntry, FileExpectation, FsAction, RelPath};
 use crate::json::Json;
 use crate::located::{Located, Pos};
@@ -34,6 +35,7 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
         call_ids: BTreeSet::new(),
         snapshots: BTreeMap::new(),
         step: 0,
+        links: Links::of(scenario),
     };
     checker.scenario(scenario);
     checker.problems.sort_by_key(|p| p.pos);
@@ -51,6 +53,9 @@ struct Checker {
     snapshots: BTreeMap<String, usize>,
     /// The step being checked, from 1.
     step: usize,
+    /// Every symlink the scenario declares, followed when a path is
+    /// checked.
+    links: Links,
 }
 
 impl Checker {
@@ -316,7 +321,7 @@ impl Checker {
     /// have it read or write the machine's own files. Outside files go
     /// under `{outside}`.
     fn confined(&mut self, text: &str, pos: Pos, base: &Base) {
-        if let Some(problem) = unconfined(text, base) {
+        if let Some(problem) = confine::unconfined(text, base, &self.links) {
             self.report(
                 pos,
                 format!(
@@ -495,80 +500,4 @@ impl Checker {
             self.report(path.pos, format!("the path {full:?} {problem}"));
         }
     }
-}
-
-/// Where a relative path is resolved from: its depth below the scenario's
-/// private directory (the root and `{outside}` are at depth 1), and the
-/// words that say so in a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Base {
-    depth: usize,
-    said: String,
-}
-
-impl Base {
-    /// Call arguments: an implementation resolves a relative path against
-    /// its root.
-    fn root() -> Base {
-        Base {
-            depth: 1,
-            said: format!("a relative path is resolved from {{{ROOT}}}"),
-        }
-    }
-
-    /// A symlink's target: the kernel resolves a relative one against the
-    /// directory the link stands in. `link` is a sandbox path key
-    /// (`sub/lnk`, `{outside}/x/lnk`).
-    fn link(link: &RelPath) -> Base {
-        let (top, rest) = match link.as_str().strip_prefix(OUTSIDE_PREFIX) {
-            Some(rest) => (OUTSIDE, rest),
-            None => (ROOT, link.as_str()),
-        };
-        let dir = rest.rsplit_once('/').map(|(dir, _)| dir);
-        let depth = 1 + dir.map_or(0, |dir| dir.split('/').count());
-        let dir = dir.map_or_else(String::new, |dir| format!("/{dir}"));
-        Base {
-            depth,
-            said: format!(
-                "a relative target is resolved from the link's directory, {{{top}}}{dir}"
-            ),
-        }
-    }
-}
-
-/// Why `text`, a path handed to the implementation or a symlink target,
-/// is not confined to the scenario's private directory (`<private>/root`,
-/// `<private>/outside`): an absolute path not written from a placeholder,
-/// or one that climbs above the private directory, resolved lexically
-/// (`..` takes one component off) from `{root}` or `{outside}` when it
-/// starts with one, else from `base`. `None` for text that stays.
-fn unconfined(text: &str, base: &Base) -> Option<String> {
-    if text.starts_with('/') {
-        return Some("is an absolute path outside the sandbox".to_owned());
-    }
-    let placeholder = [ROOT, OUTSIDE]
-        .iter()
-        .find_map(|name| text.strip_prefix(&format!("{{{name}}}")));
-    let (mut depth, path) = match placeholder {
-        // The placeholder stands one level below the private directory;
-        // what follows it is a path only after a `/` (`{root}-x` is a
-        // name beside the root).
-        Some(rest) => (1, rest.split_once('/').map_or("", |(_, path)| path)),
-        None => (base.depth, text),
-    };
-    for part in path.split('/') {
-        match part {
-            ".." if depth == 0 => {
-                let problem = "climbs above the scenario's private directory";
-                return Some(match placeholder {
-                    Some(_) => problem.to_owned(),
-                    None => format!("{problem} ({})", base.said),
-                });
-            }
-            ".." => depth -= 1,
-            "" | "." => {}
-            _ => depth += 1,
-        }
-    }
-    None
 }

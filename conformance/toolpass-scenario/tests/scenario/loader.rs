@@ -154,6 +154,12 @@ fn bad_files() {
             ),
         ),
         (
+            "links that climb out together, each staying alone",
+            with_head(
+                "files:\n  a: {symlink: ../outside}\n  b: {symlink: a/../..}\n  c: {symlink: ..}\n  l1: {symlink: l2}\n  l2: {symlink: l1}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/c/../etc\", ok: \"{root}/a/x\", loop: \"{root}/l1/x\"}\n  - fs: {symlink: {d: b}}\n",
+            ),
+        ),
+        (
             "unknown error code",
             with_head("steps:\n  - call: x\n    expect: {error: file_changed_since_reed}\n"),
         ),
