@@ -86,11 +86,8 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("failed to start the async runtime")?;
     let work = bench::bench(&supervisors, &scenarios, &config);
-    let finished = runtime
-        .block_on(super::signals::until_signal(interrupter, work))
-        .context("failed to install the signal handlers")?;
-    let result = match finished {
-        Ok(result) => result?,
+    let result = match super::signals::block_on(&runtime, interrupter, work)? {
+        Ok(result) => result,
         Err(caught) => return Ok(caught.exit()),
     };
     let text = render::text(&result);

@@ -136,14 +136,19 @@ fn elapsed(duration: Duration) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_message_counts_failures_and_names_what_runs() {
-        let progress = Progress {
+    /// Progress with no bar and no colours.
+    fn plain(total: usize) -> Progress {
+        Progress {
             bar: None,
             style: Style::new(false),
-            total: 3,
+            total,
             state: Mutex::new(State::default()),
-        };
+        }
+    }
+
+    #[test]
+    fn the_message_counts_failures_and_names_what_runs() {
+        let progress = plain(3);
         let mut state = State::default();
         assert_eq!(progress.message(&state), "0 failed");
         state.running = vec!["edit/a".into()];
@@ -156,12 +161,7 @@ mod tests {
 
     #[test]
     fn a_scenario_id_with_terminal_escapes_is_shown_escaped() {
-        let progress = Progress {
-            bar: None,
-            style: Style::new(false),
-            total: 1,
-            state: Mutex::new(State::default()),
-        };
+        let progress = plain(1);
         progress.show(&Event::Started {
             id: "a\x1b]52;c;eA==\x07\x1b[2J".into(),
         });

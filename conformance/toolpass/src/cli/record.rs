@@ -65,11 +65,8 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         let scenarios = std::slice::from_ref(&scenario);
         Ok::<_, anyhow::Error>(toolpass::run::run(&supervisor, scenarios, &config, |_| {}).await)
     };
-    let finished = runtime
-        .block_on(super::signals::until_signal(interrupter, work))
-        .context("failed to install the signal handlers")?;
-    let results = match finished {
-        Ok(results) => results?,
+    let results = match super::signals::block_on(&runtime, interrupter, work)? {
+        Ok(results) => results,
         Err(caught) => return Ok(caught.exit()),
     };
     let result = results

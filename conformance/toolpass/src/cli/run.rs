@@ -133,12 +133,10 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .await;
         Ok::<_, anyhow::Error>((results, started, peer))
     };
-    let finished = runtime
-        .block_on(signals::until_signal(interrupter, work))
-        .context("failed to install the signal handlers")?;
+    let finished = signals::block_on(&runtime, interrupter, work);
     progress.finish();
-    let (results, started, peer) = match finished {
-        Ok(finished) => finished?,
+    let (results, started, peer) = match finished? {
+        Ok(finished) => finished,
         Err(caught) => return Ok(caught.exit()),
     };
     let mut results = results;

@@ -11,6 +11,8 @@ use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context as _;
+use tokio::runtime::Runtime;
 use tokio::signal::unix::{SignalKind, signal};
 use toolpass::run::Interrupter;
 
@@ -42,13 +44,32 @@ impl Caught {
     }
 }
 
+/// Runs `work` on `runtime` as [`until_signal`] does: its value (or its
+/// error), or the signal that stopped it.
+///
+/// # Errors
+/// `work`'s error, or the signal handlers could not be installed.
+pub(super) fn block_on<T, E: Into<anyhow::Error>>(
+    runtime: &Runtime,
+    interrupter: Interrupter,
+    work: impl Future<Output = Result<T, E>>,
+) -> anyhow::Result<Result<T, Caught>> {
+    match runtime
+        .block_on(until_signal(interrupter, work))
+        .context("failed to install the signal handlers")?
+    {
+        Ok(done) => done.map(Ok).map_err(Into::into),
+        Err(caught) => Ok(Err(caught)),
+    }
+}
+
 /// Runs `work` until it ends or a stopping signal arrives. On a signal, it
 /// sets `interrupter` (a run's workers then kill their implementations and
 /// remove their sandboxes) and lets `work` finish that, within [`CLEANUP`].
 ///
 /// # Errors
 /// When the signal handlers cannot be installed.
-pub(super) async fn until_signal<T>(
+async fn until_signal<T>(
     interrupter: Interrupter,
     work: impl Future<Output = T>,
 ) -> io::Result<Result<T, Caught>> {
