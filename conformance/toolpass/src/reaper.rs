@@ -14,7 +14,7 @@
 //! implementation it came from. When an implementation goes, the
 //! supervisor ends exactly those ([`end_descendants`]): another worker's
 //! implementation may still rely on its own. [`end_all_descendants`] ends
-//! what is left of every implementation at the end of a command.
+//! every child left at the end of a command.
 //!
 //! Only processes that are the runner's children are signalled: until the
 //! runner reaps them their pids cannot be reused, so no signal can reach a
@@ -73,14 +73,17 @@ pub(crate) fn end_descendants(mark: &str, group: u32) {
     sweep(|child| child.group == group || child.environment_has(|e| e == entry));
 }
 
-/// Ends every live process the runner inherited from any of its
-/// implementations: the end of a command, or after an interrupt.
+/// Ends every child the runner still has, with what each leaves behind:
+/// for the end of a command, when every implementation is closed, so any
+/// child left was inherited, marked or not (a descendant that cleared its
+/// environment escapes [`end_descendants`] until then). Does nothing
+/// unless [`become_subreaper`] was called: only the command line, which
+/// owns every child it has, calls both.
 pub fn end_all_descendants() {
     if !SUBREAPER.load(Ordering::SeqCst) {
         return;
     }
-    let prefix = format!("{MARK_ENV}={}-", rustix::process::getpid().as_raw_pid());
-    sweep(|child| child.environment_has(|e| e.starts_with(&prefix)));
+    sweep(|_| true);
 }
 
 /// Kills and reaps the runner's children `chosen` picks, round after round
