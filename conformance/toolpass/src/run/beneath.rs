@@ -19,6 +19,7 @@ use std::time::SystemTime;
 use cap_fs_ext::{DirExt as _, FollowSymlinks, OpenOptionsFollowExt as _};
 use cap_std::fs::{Dir, OpenOptions, Permissions, PermissionsExt as _};
 use rustix::fs::{AtFlags, Mode as RawMode};
+use rustix::io::Errno;
 
 /// Whether `error` is cap-std's refusal of a path that leads outside the
 /// handle it is resolved beneath: an absolute path, a `..` above it, or a
@@ -120,29 +121,29 @@ pub(crate) fn remove_any(dir: &Dir, path: &Path) -> io::Result<()> {
 pub(crate) fn set_mode(dir: &Dir, path: &Path, mode: u32) -> io::Result<()> {
     match dir.set_permissions(path, Permissions::from_mode(mode)) {
         // cap-std changes the mode through a handle it must open for reading
-        // or writing, which a file with neither bit for us (mode 000) refuses.
-        // Such a file is changed by name beneath its parent's handle, once
-        // the name is known to be no symlink (chmodat would follow one out).
-        Err(e)
-            if !is_escape(&e)
-                && matches!(
-                    e.kind(),
-                    io::ErrorKind::PermissionDenied | io::ErrorKind::Unsupported
-                ) =>
-        {
-            let (parent, name) = split(dir, path)?;
-            if parent.symlink_metadata(name)?.is_symlink() {
-                return Err(e);
-            }
-            Ok(rustix::fs::chmodat(
-                &parent,
-                name,
-                RawMode::from_raw_mode(mode),
-                AtFlags::empty(),
-            )?)
-        }
+        // or writing, and answers ENOTSUP for a file that allows us neither
+        // (mode 000, unless we are root).
+        Err(e) if Errno::from_io_error(&e) == Some(Errno::NOTSUP) => chmod_by_name(dir, path, mode),
         other => other,
     }
+}
+
+/// Changes a mode by name beneath the handle of `path`'s parent, once the
+/// name is known to be no symlink: `chmodat` would follow one out.
+fn chmod_by_name(dir: &Dir, path: &Path, mode: u32) -> io::Result<()> {
+    let (parent, name) = split(dir, path)?;
+    if parent.symlink_metadata(name)?.is_symlink() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a symlink to a file whose mode cannot be read",
+        ));
+    }
+    Ok(rustix::fs::chmodat(
+        &parent,
+        name,
+        RawMode::from_raw_mode(mode),
+        AtFlags::empty(),
+    )?)
 }
 
 /// `path`'s parent opened beneath `dir`, and its last component.
@@ -239,6 +240,20 @@ mod tests {
             b"kept\n"
         );
         assert!(dir.symlink_metadata("link").unwrap().is_file());
+    }
+
+    #[test]
+    fn a_mode_is_changed_by_name_beneath_the_parent_but_never_through_a_symlink() {
+        let (temp, dir) = handle();
+        make_parent(&dir, Path::new("sub/a")).unwrap();
+        write_file(&dir, Path::new("sub/a"), b"x").unwrap();
+        chmod_by_name(&dir, Path::new("sub/a"), 0o600).unwrap();
+        let mode = std::fs::metadata(temp.path().join("sub/a")).unwrap().mode();
+        assert_eq!(mode & 0o7777, 0o600);
+        symlink(&dir, "a", Path::new("sub/link")).unwrap();
+        chmod_by_name(&dir, Path::new("sub/link"), 0o777).unwrap_err();
+        let escape = chmod_by_name(&dir, Path::new("../x"), 0o777).unwrap_err();
+        assert!(is_escape(&escape), "{escape:?}");
     }
 
     #[test]
