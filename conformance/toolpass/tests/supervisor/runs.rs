@@ -244,3 +244,30 @@ pub(crate) async fn bless_writes_a_differing_snapshot_and_the_next_run_passes() 
     let results = run_all("well", &[load()], RunConfig::default()).await;
     assert_eq!(results[0].verdict, Verdict::Pass, "{results:#?}");
 }
+
+pub(crate) async fn an_interrupt_ends_the_playing_scenario_and_starts_no_other() {
+    // The server hangs on its first call; the interrupt comes while it does.
+    let scenarios = [pings("a", 1), pings("b", 1)];
+    let (interrupter, interrupt) = toolpass::run::Interrupt::new();
+    let config = RunConfig {
+        interrupt,
+        ..one_worker(Duration::from_secs(600))
+    };
+    let supervisor = misbehaving("hang:1");
+    let run = toolpass::run::run(&supervisor, &scenarios, &config, |_| {});
+    let stop = async {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        interrupter.interrupt();
+    };
+    let (results, ()) = tokio::join!(run, stop);
+    assert_eq!(results.len(), 1, "b never started: {results:#?}");
+    assert_eq!(results[0].verdict, Verdict::Error);
+    assert!(
+        results[0]
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("interrupted"),
+        "{results:#?}"
+    );
+}
