@@ -50,9 +50,26 @@ static LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// # Errors
 /// When the kernel refuses (not Linux, or too old a kernel).
 pub fn become_subreaper() -> io::Result<()> {
-    rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
+    set_child_subreaper()?;
     SUBREAPER.store(true, Ordering::SeqCst);
     Ok(())
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn set_child_subreaper() -> io::Result<()> {
+    Ok(rustix::process::set_child_subreaper(Some(
+        rustix::process::getpid(),
+    ))?)
+}
+
+/// Other Unixes have no subreaper (and no `/proc` to find children in):
+/// there the runner ends only what stays in an implementation's group.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn set_child_subreaper() -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "a child subreaper needs Linux",
+    ))
 }
 
 /// A new mark for an implementation about to be started.
