@@ -242,28 +242,35 @@ mod tests {
         assert!(dir.symlink_metadata("link").unwrap().is_file());
     }
 
-    #[test]
-    fn a_mode_is_changed_by_name_beneath_the_parent_but_never_through_a_symlink() {
+    /// A handle on a temporary directory holding the file `sub/a`, and
+    /// how to read that file's permission bits.
+    fn with_file() -> (tempfile::TempDir, Dir, impl Fn() -> u32) {
         let (temp, dir) = handle();
         make_parent(&dir, Path::new("sub/a")).unwrap();
         write_file(&dir, Path::new("sub/a"), b"x").unwrap();
+        let file = temp.path().join("sub/a");
+        let mode = move || std::fs::metadata(&file).unwrap().mode() & 0o7777;
+        (temp, dir, mode)
+    }
+
+    #[test]
+    fn a_mode_is_changed_by_name_beneath_the_parent_but_never_through_a_symlink() {
+        let (_temp, dir, mode) = with_file();
         chmod_by_name(&dir, Path::new("sub/a"), 0o600).unwrap();
-        let mode = std::fs::metadata(temp.path().join("sub/a")).unwrap().mode();
-        assert_eq!(mode & 0o7777, 0o600);
+        assert_eq!(mode(), 0o600);
         symlink(&dir, "a", Path::new("sub/link")).unwrap();
         chmod_by_name(&dir, Path::new("sub/link"), 0o777).unwrap_err();
         let escape = chmod_by_name(&dir, Path::new("../x"), 0o777).unwrap_err();
         assert!(is_escape(&escape), "{escape:?}");
+        assert_eq!(mode(), 0o600);
     }
 
     #[test]
     fn a_mode_with_no_access_for_anyone_can_be_set_and_changed_back() {
-        let (temp, dir) = handle();
-        make_parent(&dir, Path::new("sub/a")).unwrap();
-        write_file(&dir, Path::new("sub/a"), b"x").unwrap();
+        let (_temp, dir, mode) = with_file();
         set_mode(&dir, Path::new("sub/a"), 0o000).unwrap();
+        assert_eq!(mode(), 0o000);
         set_mode(&dir, Path::new("sub/a"), 0o640).unwrap();
-        let mode = std::fs::metadata(temp.path().join("sub/a")).unwrap().mode();
-        assert_eq!(mode & 0o7777, 0o640);
+        assert_eq!(mode(), 0o640);
     }
 }
