@@ -65,7 +65,8 @@ pub(super) fn block_on<T, E: Into<anyhow::Error>>(
 
 /// Runs `work` until it ends or a stopping signal arrives. On a signal, it
 /// sets `interrupter` (a run's workers then kill their implementations and
-/// remove their sandboxes) and lets `work` finish that, within [`CLEANUP`].
+/// remove their sandboxes) and lets `work` finish that, within [`CLEANUP`]
+/// or until a second signal.
 ///
 /// # Errors
 /// When the signal handlers cannot be installed.
@@ -85,6 +86,13 @@ async fn until_signal<T>(
         _ = hangup.recv() => caught("SIGHUP", SignalKind::hangup()),
     };
     interrupter.interrupt();
-    let _ = tokio::time::timeout(CLEANUP, work).await;
+    // A second signal means "now": the work is dropped, which still kills
+    // each process group, without waiting for the deaths.
+    tokio::select! {
+        _ = tokio::time::timeout(CLEANUP, work) => {}
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+        _ = hangup.recv() => {}
+    }
     Ok(Err(caught))
 }
