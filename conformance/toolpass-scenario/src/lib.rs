@@ -78,6 +78,7 @@
 //! - **Snapshots** are `<scenario>.<name>.snap` next to the scenario, with
 //!   the sandbox root written `{root}`; [`Matcher::bless`] writes them.
 
+mod confine;
 mod error;
 mod files;
 mod forms;

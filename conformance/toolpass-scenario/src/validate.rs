@@ -1,13 +1,16 @@
 //! Checks a parsed scenario for what its types cannot say: unknown
 //! features, fault points and error codes; regexes that do not compile;
 //! placeholders naming a variable no earlier `capture` defines; `pending`
-//! without a reason; and the like. Every problem is collected, each at its
-//! own position.
+//! without a reason; paths (call arguments, symlink targets) that would
+//! lead an implementation or the runner out of the scenario's private
+//! directory; and the like. Every problem is collected, each at its own
+//! position.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use toolpass_protocol::{ConfirmOutcome, ErrorCode, FaultPoint, Feature, Status};
 
+use crate::confine::{self, Base, Links};
 use crate::files::{Content, FileEntry, FileExpectation, FsAction, RelPath};
 use crate::json::Json;
 use crate::located::{Located, Pos};
@@ -32,6 +35,7 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
         call_ids: BTreeSet::new(),
         snapshots: BTreeMap::new(),
         step: 0,
+        links: Links::of(scenario),
     };
     checker.scenario(scenario);
     checker.problems.sort_by_key(|p| p.pos);
@@ -49,6 +53,9 @@ struct Checker {
     snapshots: BTreeMap<String, usize>,
     /// The step being checked, from 1.
     step: usize,
+    /// Every symlink the scenario declares, followed when a path is
+    /// checked.
+    links: Links,
 }
 
 impl Checker {
@@ -82,7 +89,7 @@ impl Checker {
         }
         for (path, entry) in &s.files {
             self.path(path);
-            self.entry(entry);
+            self.entry(path, entry);
         }
         if s.steps.is_empty() {
             self.report(Pos::UNKNOWN, "a scenario needs at least one step");
@@ -195,7 +202,7 @@ impl Checker {
                 }
                 for (path, expectation) in &files.files {
                     self.path(path);
-                    self.expectation(expectation);
+                    self.expectation(path, expectation);
                 }
             }
             StepKind::WaitNotice(wait) => {
@@ -222,7 +229,7 @@ impl Checker {
         }
         self.json(call.args.as_json());
         for text in call.args.as_json().strings() {
-            self.confined(text.value, text.pos);
+            self.confined(text.value, text.pos, &Base::root());
         }
         if let Some(expect) = &call.expect {
             self.expect(expect);
@@ -259,7 +266,7 @@ impl Checker {
             FsAction::Write(files) => {
                 for (path, entry) in files {
                     self.path(path);
-                    self.entry(entry);
+                    self.entry(path, entry);
                 }
             }
             FsAction::Append(files) => {
@@ -271,7 +278,7 @@ impl Checker {
                             "append takes text or {base64}, no symlink or mode",
                         );
                     }
-                    self.entry(entry);
+                    self.entry(path, entry);
                 }
             }
             FsAction::Delete(paths) | FsAction::Mkdir(paths) => {
@@ -285,34 +292,36 @@ impl Checker {
                 for (path, target) in links {
                     self.path(path);
                     self.template(target, target.pos);
-                    self.confined(target, target.pos);
+                    self.confined(target, target.pos, &Base::link(path));
                 }
             }
         }
     }
 
-    fn entry(&mut self, entry: &FileEntry) {
-        self.content(&entry.content);
+    /// `entry`, written at `path` (where a symlink entry stands).
+    fn entry(&mut self, path: &RelPath, entry: &FileEntry) {
+        self.content(path, &entry.content);
     }
 
-    fn content(&mut self, content: &Content) {
+    fn content(&mut self, path: &RelPath, content: &Content) {
         match content {
             Content::Text(text) => self.template(text, text.pos),
             Content::Symlink(target) => {
                 self.template(target, target.pos);
-                self.confined(target, target.pos);
+                self.confined(target, target.pos, &Base::link(path));
             }
             Content::Bytes(_) => {}
         }
     }
 
-    /// A path handed to the implementation (a call argument, a symlink
-    /// target) stays inside the scenario's private directory: an
-    /// implementation that fails to confine paths follows it, so
-    /// `/etc/passwd` or `{root}/../../x` would have it read or write the
-    /// machine's own files. Outside files go under `{outside}`.
-    fn confined(&mut self, text: &str, pos: Pos) {
-        if let Some(problem) = unconfined(text) {
+    /// A path handed to the implementation or followed by the runner (a
+    /// call argument, a symlink target) stays inside the scenario's private
+    /// directory: an implementation that fails to confine paths follows
+    /// it, so `/etc/passwd`, `{root}/../../x` or a link `../../x` would
+    /// have it read or write the machine's own files. Outside files go
+    /// under `{outside}`.
+    fn confined(&mut self, text: &str, pos: Pos, base: &Base) {
+        if let Some(problem) = confine::unconfined(text, base, &self.links) {
             self.report(
                 pos,
                 format!(
@@ -323,9 +332,9 @@ impl Checker {
         }
     }
 
-    fn expectation(&mut self, expectation: &FileExpectation) {
+    fn expectation(&mut self, path: &RelPath, expectation: &FileExpectation) {
         if let Some(content) = &expectation.content {
-            self.content(content);
+            self.content(path, content);
         }
         if let Some(matcher) = &expectation.matches {
             self.matcher(matcher);
@@ -491,30 +500,4 @@ impl Checker {
             self.report(path.pos, format!("the path {full:?} {problem}"));
         }
     }
-}
-
-/// Why `text`, a path handed to the implementation, is not confined to the
-/// scenario's private directory (`<private>/root`, `<private>/outside`):
-/// an absolute path not written from a placeholder, or one that climbs
-/// above the private directory. `None` for text that is no path or stays.
-fn unconfined(text: &str) -> Option<&'static str> {
-    if text.starts_with('/') {
-        return Some("is an absolute path outside the sandbox");
-    }
-    let rest = [ROOT, OUTSIDE]
-        .iter()
-        .find_map(|name| text.strip_prefix(&format!("{{{name}}}")))?;
-    // The placeholder stands one level below the private directory.
-    let mut depth: i32 = 1;
-    for part in rest.split('/').skip(1) {
-        match part {
-            ".." => depth -= 1,
-            "" | "." => {}
-            _ => depth += 1,
-        }
-        if depth < 0 {
-            return Some("climbs above the scenario's private directory");
-        }
-    }
-    None
 }

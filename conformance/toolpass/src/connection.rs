@@ -264,6 +264,11 @@ impl Connection {
         Ok(&self.peer)
     }
 
+    /// Kills the process group and waits until the process is reaped.
+    pub(crate) async fn kill(mut self) {
+        self.process.kill().await;
+    }
+
     /// Closes stdin, lets the process exit on its own within the grace
     /// period (or kills its group after it) and returns how it ended.
     pub async fn close(mut self) -> Option<ExitStatus> {

@@ -38,6 +38,7 @@ pub mod expected;
 mod implementation;
 pub mod matrix;
 mod process;
+pub mod reaper;
 pub mod record;
 mod reference;
 pub mod report;

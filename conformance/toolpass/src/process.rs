@@ -6,7 +6,9 @@
 //! them, passes notifications on, and decides how the process ended. Every
 //! failure that leaves the protocol in an unknown state (a crash, a timeout,
 //! a bad line) kills the whole process group, so nothing the implementation
-//! started outlives it, and fails every request in flight.
+//! started outlives it, and fails every request in flight. Once the process
+//! is reaped, what it started outside its group is ended too (see
+//! [`reaper`](crate::reaper)).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -29,6 +31,7 @@ use toolpass_protocol::{
 
 use crate::error::{CallError, CallErrorKind, StartError, StartErrorKind};
 use crate::implementation::Implementation;
+use crate::reaper;
 use crate::stderr::StderrTail;
 
 /// How many notifications wait for the runner before the oldest are
@@ -69,6 +72,8 @@ struct Shared {
     /// Set once the child is reaped and its group killed a last time: from
     /// then on its pid may belong to someone else, so nobody signals it.
     reaped: AtomicBool,
+    /// The [`reaper::MARK_ENV`] value it was started with.
+    mark: String,
 }
 
 struct State {
@@ -87,10 +92,14 @@ impl Process {
         grace: Duration,
     ) -> Result<Process, StartError> {
         let (program, args) = implementation.command_line(root)?;
+        let mark = reaper::new_mark();
         let mut command = tokio::process::Command::new(&program);
         command
             .args(&args)
             .envs(implementation.environment().iter().cloned())
+            // Inherited by everything it starts, so a descendant that leaves
+            // the group is still traced to it.
+            .env(reaper::MARK_ENV, &mark)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -136,6 +145,7 @@ impl Process {
             outgoing: Mutex::new(Some(outgoing)),
             notifications,
             reaped: AtomicBool::new(false),
+            mark,
         });
         let (finished_tx, finished) = watch::channel(false);
         tokio::spawn(write_lines(stdin, lines));
@@ -507,6 +517,14 @@ async fn monitor(
                 // a grandchild holding the pipes) goes with it.
                 shared.kill_group();
                 shared.reaped.store(true, Ordering::SeqCst);
+                // And whatever left the group (setsid, a double fork), now
+                // the runner's if it is a subreaper. Blocking: it waits for
+                // each death.
+                let (mark, group) = (shared.mark.clone(), shared.pid);
+                let _ = tokio::task::spawn_blocking(move || {
+                    reaper::end_descendants(&mark, group);
+                })
+                .await;
                 deadline.get_or_insert_with(|| Instant::now() + grace);
             },
             () = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {

@@ -211,7 +211,11 @@ fn keep_leaves_each_sandbox_and_prints_where() {
         std::fs::read_to_string(kept.join("a.txt")).unwrap(),
         "one\n2\n"
     );
-    std::fs::remove_dir_all(kept).unwrap();
+    // The root's parent is the scenario's private directory, with
+    // `outside/` beside the root: the whole of it is the kept sandbox.
+    let private = kept.parent().unwrap();
+    assert!(private.join("outside").is_dir(), "{}", private.display());
+    std::fs::remove_dir_all(private).unwrap();
 }
 
 #[test]

@@ -148,6 +148,18 @@ fn bad_files() {
             ),
         ),
         (
+            "relative paths that climb out, resolved where they stand",
+            with_head(
+                "files:\n  lnk: {symlink: \"../../x\"}\n  ok: {symlink: ../outside/y}\n  sub/lnk: {symlink: \"../../../x\"}\n  sub/ok: {symlink: ../..}\n  \"{outside}/a/lnk\": {symlink: \"../../../x\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"../../../etc\", dir: \"a/../../..\", fine: \"..\", text: \"a/b/../../c\"}\n  - fs: {symlink: {d/l: \"../../../y\", d/ok: \"../../outside\"}}\n",
+            ),
+        ),
+        (
+            "links that climb out together, each staying alone",
+            with_head(
+                "files:\n  a: {symlink: ../outside}\n  b: {symlink: a/../..}\n  c: {symlink: ..}\n  l1: {symlink: l2}\n  l2: {symlink: l1}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/c/../etc\", ok: \"{root}/a/x\", loop: \"{root}/l1/x\"}\n  - fs: {symlink: {d: b}}\n",
+            ),
+        ),
+        (
             "unknown error code",
             with_head("steps:\n  - call: x\n    expect: {error: file_changed_since_reed}\n"),
         ),

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use toolpass_scenario::Scenario;
 
-use crate::run::{RunConfig, ScenarioResult};
+use crate::run::{Interrupt, RunConfig, ScenarioResult};
 use crate::{StartError, Supervisor};
 
 pub use stats::{Stats, percentile};
@@ -46,6 +46,8 @@ pub struct BenchConfig {
     /// The largest spread of a tool's round medians, `(max - min) / median`,
     /// before it is flagged as unstable.
     pub spread_limit: f64,
+    /// Stops the bench early (the command line's SIGINT or SIGTERM).
+    pub interrupt: Interrupt,
 }
 
 impl Default for BenchConfig {
@@ -56,6 +58,7 @@ impl Default for BenchConfig {
             startups: 10,
             timeout: Duration::from_secs(30),
             spread_limit: 0.25,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -138,6 +141,9 @@ pub async fn bench(
     // The first start-ups of each (cold caches, a first JIT) are warm-up too.
     for n in 0..config.warmup + config.startups.max(1) {
         for i in rotation(supervisors.len(), n) {
+            if config.interrupt.is_set() {
+                break;
+            }
             let started = Instant::now();
             let connection = supervisors[i].connect(Some(scratch.path())).await?;
             if n >= config.warmup {
@@ -157,6 +163,7 @@ pub async fn bench(
         repeat: 1,
         bless: false,
         record: false,
+        interrupt: config.interrupt.clone(),
     };
     let mut samples = vec![Vec::new(); supervisors.len()];
     for round in 0..config.warmup + config.rounds.max(1) {

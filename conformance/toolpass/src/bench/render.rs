@@ -4,23 +4,27 @@
 use std::fmt::Write as _;
 
 use super::{Bench, Stats};
+use crate::report::text::printable_line;
 
 /// The text report.
 pub fn text(bench: &Bench) -> String {
     let mut out = String::new();
-    let first = bench
-        .implementations
-        .first()
-        .map_or("", |t| t.name.as_str());
-    out.push_str("start-up, spawn to `initialize` answered (p50 / p99):\n");
-    let width = bench
+    // Names and versions are the implementations' own words.
+    let names: Vec<String> = bench
         .implementations
         .iter()
-        .map(|t| t.name.len() + t.version.len() + 1)
-        .max()
-        .unwrap_or(0);
-    for (i, timed) in bench.implementations.iter().enumerate() {
-        let name = format!("{} {}", timed.name, timed.version);
+        .map(|t| printable_line(&t.name))
+        .collect();
+    let first = names.first().map_or("", String::as_str);
+    out.push_str("start-up, spawn to `initialize` answered (p50 / p99):\n");
+    let labels: Vec<String> = bench
+        .implementations
+        .iter()
+        .zip(&names)
+        .map(|(t, name)| format!("{name} {}", printable_line(&t.version)))
+        .collect();
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (i, (timed, name)) in bench.implementations.iter().zip(&labels).enumerate() {
         let _ = write!(out, "  {name:<width$}  {}", pair(&timed.startup));
         if i > 0 {
             let _ = write!(out, "  {}", times(timed.startup_ratio, first));
@@ -34,14 +38,19 @@ pub fn text(bench: &Bench) -> String {
         if bench.rounds == 1 { "" } else { "s" },
         bench.warmup
     );
-    let tool_width = bench.tools.iter().map(|r| r.tool.len()).max().unwrap_or(0);
+    let tools: Vec<String> = bench
+        .tools
+        .iter()
+        .map(|r| printable_line(&r.tool))
+        .collect();
+    let tool_width = tools.iter().map(|t| t.chars().count()).max().unwrap_or(0);
     let _ = write!(out, "  {:<tool_width$}", "tool");
-    for timed in &bench.implementations {
-        let _ = write!(out, "  {:<34}", timed.name);
+    for name in &names {
+        let _ = write!(out, "  {name:<34}");
     }
     out.push('\n');
-    for row in &bench.tools {
-        let _ = write!(out, "  {:<tool_width$}", row.tool);
+    for (row, tool) in bench.tools.iter().zip(&tools) {
+        let _ = write!(out, "  {tool:<tool_width$}");
         for (i, cell) in row.cells.iter().enumerate() {
             let text = match cell {
                 None => "–".to_owned(),
@@ -78,7 +87,7 @@ pub fn text(bench: &Bench) -> String {
             }
         );
         for warning in &bench.warnings {
-            let _ = writeln!(out, "  {warning}");
+            let _ = writeln!(out, "  {}", printable_line(warning));
         }
     }
     out

@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::bench::{self, BenchConfig, render};
+use toolpass::run::Interrupt;
 use toolpass::{Options, Supervisor};
 
 use super::filter::FilterArgs;
@@ -71,18 +72,24 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|spec| Ok(Supervisor::new(implementation(spec)?, Options::default())))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let (interrupter, interrupt) = Interrupt::new();
     let config = BenchConfig {
         rounds: args.rounds.max(1),
         warmup: args.warmup,
         startups: args.startups.max(1),
         timeout: Duration::from_secs_f64(args.timeout),
         spread_limit: args.spread_limit,
+        interrupt,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let result = runtime.block_on(bench::bench(&supervisors, &scenarios, &config))?;
+    let work = bench::bench(&supervisors, &scenarios, &config);
+    let result = match super::signals::block_on(&runtime, interrupter, work)? {
+        Ok(result) => result,
+        Err(caught) => return Ok(caught.exit()),
+    };
     let text = render::text(&result);
     let mut json = serde_json::to_string_pretty(&result).context("failed to write JSON")?;
     json.push('\n');

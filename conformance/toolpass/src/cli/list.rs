@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::report::text::printable_line;
 
 use super::filter::FilterArgs;
 use super::scenarios::{self, ScenarioDirs};
@@ -25,12 +26,14 @@ pub(super) fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     };
     let mut stdout = std::io::stdout().lock();
     for scenario in &scenarios {
+        // Ids are file names and titles a file's text: either may hold
+        // terminal escapes.
         writeln!(
             stdout,
             "{}  {}  {}",
-            scenario.id,
+            printable_line(&scenario.id),
             scenario.level.value.as_str(),
-            scenario.title.value
+            printable_line(&scenario.title.value)
         )
         .context("failed to write to stdout")?;
     }

@@ -16,6 +16,7 @@ mod reports;
 mod run;
 mod scenarios;
 mod schema;
+mod signals;
 mod validate;
 
 use std::io::Write as _;
@@ -88,7 +89,10 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn report_load_errors(errors: &[String]) -> anyhow::Result<()> {
     let mut stderr = std::io::stderr().lock();
     for error in errors {
-        writeln!(stderr, "{error}").context("failed to write to stderr")?;
+        // A loader error quotes the file's name and text, which may hold
+        // anything.
+        writeln!(stderr, "{}", toolpass::report::text::printable(error))
+            .context("failed to write to stderr")?;
     }
     Ok(())
 }

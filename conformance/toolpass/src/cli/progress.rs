@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use toolpass::report::text::Style;
+use toolpass::report::text::{Style, printable_line};
 use toolpass::run::{Event, ScenarioResult, Verdict};
 
 pub(super) struct Progress {
@@ -59,9 +59,11 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
         match event {
-            Event::Started { id } => state.running.push(id.clone()),
+            // A scenario's id is its file name, which may hold anything.
+            Event::Started { id } => state.running.push(printable_line(id)),
             Event::Finished(result) => {
-                if let Some(i) = state.running.iter().position(|id| *id == result.id) {
+                let id = printable_line(&result.id);
+                if let Some(i) = state.running.iter().position(|running| *running == id) {
                     state.running.remove(i);
                 }
                 state.done += 1;
@@ -78,7 +80,7 @@ impl Progress {
         let line = format!(
             "{} {} {}",
             self.style.verdict(result.verdict),
-            result.id,
+            printable_line(&result.id),
             elapsed(result.duration)
         );
         match &self.bar {
@@ -134,14 +136,19 @@ fn elapsed(duration: Duration) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_message_counts_failures_and_names_what_runs() {
-        let progress = Progress {
+    /// Progress with no bar and no colours.
+    fn plain(total: usize) -> Progress {
+        Progress {
             bar: None,
             style: Style::new(false),
-            total: 3,
+            total,
             state: Mutex::new(State::default()),
-        };
+        }
+    }
+
+    #[test]
+    fn the_message_counts_failures_and_names_what_runs() {
+        let progress = plain(3);
         let mut state = State::default();
         assert_eq!(progress.message(&state), "0 failed");
         state.running = vec!["edit/a".into()];
@@ -150,6 +157,19 @@ mod tests {
         state.running.push("grep/c".into());
         state.failed = 2;
         assert_eq!(progress.message(&state), "2 failed · edit/a (+2)");
+    }
+
+    #[test]
+    fn a_scenario_id_with_terminal_escapes_is_shown_escaped() {
+        let progress = plain(1);
+        progress.show(&Event::Started {
+            id: "a\x1b]52;c;eA==\x07\x1b[2J".into(),
+        });
+        let message = progress.message(&progress.state.lock().unwrap());
+        assert_eq!(
+            message,
+            "0 failed · a\\u{001b}]52;c;eA==\\u{0007}\\u{001b}[2J"
+        );
     }
 
     #[test]

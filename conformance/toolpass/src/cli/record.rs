@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use toolpass::run::{RunConfig, Verdict};
+use toolpass::report::text::printable;
+use toolpass::run::{Interrupt, RunConfig, Verdict};
 use toolpass::{Options, Supervisor};
 use toolpass_scenario::load_file;
 
@@ -47,21 +48,27 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         super::run::implementation(args.implementation.as_deref())?,
         Options::default(),
     );
+    let (interrupter, interrupt) = Interrupt::new();
     let config = RunConfig {
         timeout: Duration::from_secs(args.timeout.max(1)),
         bless: args.bless,
         record: true,
+        interrupt,
         ..RunConfig::default()
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let results = runtime.block_on(async {
+    let work = async {
         super::run::probe(&supervisor).await?;
         let scenarios = std::slice::from_ref(&scenario);
         Ok::<_, anyhow::Error>(toolpass::run::run(&supervisor, scenarios, &config, |_| {}).await)
-    })?;
+    };
+    let results = match super::signals::block_on(&runtime, interrupter, work)? {
+        Ok(results) => results,
+        Err(caught) => return Ok(caught.exit()),
+    };
     let result = results
         .first()
         .context("the run returned no result for the scenario")?;
@@ -79,7 +86,8 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     }
     let mut stdout = std::io::stdout().lock();
     let write = |out: &mut std::io::StdoutLock<'_>, line: String| {
-        writeln!(out, "{line}").context("failed to write to stdout")
+        // Notes and reasons carry the implementation's words.
+        writeln!(out, "{}", printable(&line)).context("failed to write to stdout")
     };
     write(
         &mut stdout,

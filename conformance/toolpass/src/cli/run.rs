@@ -9,14 +9,16 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
+use toolpass::report::text::printable_line;
 use toolpass::report::{Summary, text};
-use toolpass::run::{Event, RunConfig, ScenarioResult};
+use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
 use super::filter::FilterArgs;
 use super::progress::Progress;
 use super::reports::{self, ReportArgs};
 use super::scenarios::{self, ScenarioDirs};
+use super::signals;
 
 #[derive(Debug, Args)]
 pub(super) struct RunArgs {
@@ -93,6 +95,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         None => None,
     };
+    let (interrupter, interrupt) = Interrupt::new();
     let config = RunConfig {
         jobs: args.jobs.unwrap_or_else(default_jobs).max(1),
         isolate: args.isolate,
@@ -101,6 +104,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         repeat: args.repeat.max(1),
         bless: args.bless,
         record: false,
+        interrupt,
     };
     let implementation = implementation(args.implementation.as_deref())?;
     let supervisor = Supervisor::new(implementation, Options::default());
@@ -112,7 +116,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
-    let (results, started, peer) = runtime.block_on(async {
+    let work = async {
         let peer = probe(&supervisor).await?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
@@ -128,8 +132,13 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         })
         .await;
         Ok::<_, anyhow::Error>((results, started, peer))
-    })?;
+    };
+    let finished = signals::block_on(&runtime, interrupter, work);
     progress.finish();
+    let (results, started, peer) = match finished? {
+        Ok(finished) => finished,
+        Err(caught) => return Ok(caught.exit()),
+    };
     let mut results = results;
     let mut problems = Vec::new();
     if let Some(expected) = expected {
@@ -154,8 +163,13 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             .context("failed to write to stdout")?;
         for result in &results {
             if let Some(path) = &result.kept_sandbox {
-                writeln!(stdout, "  {}  {}", result.id, path.display())
-                    .context("failed to write to stdout")?;
+                writeln!(
+                    stdout,
+                    "  {}  {}",
+                    printable_line(&result.id),
+                    path.display()
+                )
+                .context("failed to write to stdout")?;
             }
         }
     }
@@ -277,9 +291,9 @@ pub(super) async fn probe(
     {
         eprintln!(
             "toolpass: running against {} {} ({})",
-            info.name,
-            info.version,
-            supervisor.implementation()
+            printable_line(&info.name),
+            printable_line(&info.version),
+            printable_line(&supervisor.implementation().to_string())
         );
         if let Some(git) = git_above(scratch.path()) {
             eprintln!(

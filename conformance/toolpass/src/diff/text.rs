@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::{Change, Diff, Kind, Run, State, StepChange};
-use crate::report::text::Style;
+use crate::report::text::{Style, printable_line};
 use crate::run::Verdict;
 
 /// `diff` as text, ending in a newline.
@@ -23,6 +23,7 @@ pub fn render(diff: &Diff, style: Style) -> String {
         let _ = writeln!(out, "{} {}", style.paint("2", side), run_line(run));
     }
     for note in &diff.notes {
+        let note = printable_line(note);
         let _ = writeln!(out, "{} {note}", style.paint("33", "note:"));
     }
     for kind in Kind::ALL {
@@ -72,15 +73,17 @@ fn heading_code(kind: Kind) -> &'static str {
     }
 }
 
+/// Every text here was read back from a report file, so each goes through
+/// [`printable_line`].
 fn run_line(run: &Run) -> String {
     format!(
         "{}: {} {}, runner {} ({}), started {}, {} results, {} in {:.2} s",
-        run.file,
-        run.implementation.name,
-        run.implementation.version,
-        run.toolpass,
-        run.protocol,
-        run.started,
+        printable_line(&run.file),
+        printable_line(&run.implementation.name),
+        printable_line(&run.implementation.version),
+        printable_line(&run.toolpass),
+        printable_line(&run.protocol),
+        printable_line(&run.started),
         run.results,
         if run.passed { "passed" } else { "failed" },
         run.duration_ms / 1000.0
@@ -89,7 +92,7 @@ fn run_line(run: &Run) -> String {
 
 fn change_block(change: &Change, style: Style) -> String {
     let mut out = String::new();
-    let name = change.name();
+    let name = printable_line(&change.name());
     let (before, after) = (change.before.as_ref(), change.after.as_ref());
     if matches!(change.kind, Kind::Slower | Kind::Faster) {
         if let (Some(a), Some(b)) = (before, after) {
@@ -132,9 +135,10 @@ fn change_block(change: &Change, style: Style) -> String {
 
 /// `#2 `call edit``, with the earlier label when it differs.
 fn step_name(step: &StepChange) -> String {
+    let label = printable_line(&step.label);
     match &step.label_before {
-        Some(before) => format!("#{} `{before}` → `{}`", step.index, step.label),
-        None => format!("#{} `{}`", step.index, step.label),
+        Some(before) => format!("#{} `{}` → `{label}`", step.index, printable_line(before)),
+        None => format!("#{} `{label}`", step.index),
     }
 }
 
@@ -155,7 +159,7 @@ fn messages(before: &State, after: &State, indent: &str, style: Style) -> String
     if before.message == after.message {
         return out;
     }
-    let first_line = |m: &str| m.lines().next().unwrap_or_default().to_owned();
+    let first_line = |m: &str| printable_line(m.lines().next().unwrap_or_default());
     if let Some(message) = &before.message {
         let line = format!("- {}", first_line(message));
         let _ = writeln!(out, "{indent}{}", style.paint("2", &line));

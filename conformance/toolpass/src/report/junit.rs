@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use toolpass_scenario::Level;
 
-use super::text::{self, Style};
+use super::text::{self, Style, push_code};
 use super::{Report, rfc3339};
 use crate::run::{ScenarioResult, Verdict};
 
@@ -185,9 +185,9 @@ pub(crate) fn escape(text: &str, attribute: bool) -> String {
                 let _ = write!(out, "&#{};", u32::from(c));
             }
             '\n' | '\t' => out.push(c),
-            c if c < ' ' || c == '\u{fffe}' || c == '\u{ffff}' => {
-                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
-            }
+            // C0, DEL and C1 (which XML 1.0 forbids or a browser might act
+            // on) and the two non-characters, as the text report writes them.
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => push_code(&mut out, c),
             c => out.push(c),
         }
     }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::text::{self, diff_lines};
+use super::text::{self, diff_lines, printable_line};
 use super::{Report, first_failure, headline, location, rfc3339};
 use crate::run::{ScenarioResult, Verdict};
 
@@ -147,13 +147,13 @@ fn fold(summary: &str, language: &str, body: &str) -> String {
 }
 
 /// Plain text as one line of Markdown, fit for a table cell: line breaks
-/// as spaces, and the characters Markdown or HTML would act on (pipes,
+/// as spaces, other control characters escaped ([`printable_line`]), and
+/// the characters Markdown or HTML would act on (pipes,
 /// backticks, emphasis, links, tags, entities) escaped with a backslash.
 pub(crate) fn text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in one_line(text).chars() {
         match c {
-            '\r' | '\n' => out.push(' '),
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '|' | '~' => {
                 out.push('\\');
                 out.push(c);
@@ -167,7 +167,7 @@ pub(crate) fn text(text: &str) -> String {
 /// A one-line code span, fit for a table cell. Backticks become `'`: ids,
 /// paths and command lines seldom have one.
 pub(crate) fn code(text: &str) -> String {
-    let text = text.replace(['\r', '\n'], " ").replace('`', "'");
+    let text = one_line(text).replace('`', "'");
     format!("`{}`", text.replace('|', "\\|"))
 }
 
@@ -175,9 +175,8 @@ pub(crate) fn code(text: &str) -> String {
 /// entities.
 fn html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in one_line(text).chars() {
         match c {
-            '\r' | '\n' => out.push(' '),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -185,6 +184,12 @@ fn html(text: &str) -> String {
         }
     }
     out
+}
+
+/// `text` on one line: line breaks as spaces, other control characters
+/// escaped.
+fn one_line(text: &str) -> String {
+    printable_line(&text.replace(['\r', '\n'], " "))
 }
 
 /// At most `max` characters of `text`, with `…` when cut.

@@ -19,6 +19,8 @@ pub mod text;
 
 #[cfg(test)]
 pub(crate) mod fixture;
+#[cfg(test)]
+mod hostile;
 
 pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
 pub use summary::{Score, Summary};

@@ -59,19 +59,19 @@ pub fn scenario(result: &ScenarioResult, style: Style) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let file = file_name(result);
+    let file = printable_line(&file_name(result));
     let _ = writeln!(
         out,
         "{} {} ({}) {}",
         style.verdict(result.verdict),
-        result.id,
+        printable_line(&result.id),
         result.level.as_str(),
         style.paint("2", &file)
     );
-    let _ = writeln!(out, "  {}", result.title);
+    let _ = writeln!(out, "  {}", printable_line(&result.title));
     if let Some(reason) = &result.reason {
         for line in reason.lines() {
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "  {}", printable(line));
         }
     }
     for step in result.failed_steps() {
@@ -100,7 +100,7 @@ fn step_block(step: &StepResult, file: &str, style: Style) -> String {
         out,
         "  step {} `{}` at {file}:{} ({}, {})",
         step.index,
-        step.label,
+        printable_line(&step.label),
         step.line,
         step.verdict.as_str(),
         step.level.as_str()
@@ -112,7 +112,7 @@ fn step_block(step: &StepResult, file: &str, style: Style) -> String {
     if !tail.is_empty() {
         let _ = writeln!(out, "    stderr (tail):");
         for line in tail.lines() {
-            let _ = writeln!(out, "    | {line}");
+            let _ = writeln!(out, "    | {}", printable(line));
         }
     }
     out
@@ -123,8 +123,8 @@ fn failure_block(failure: &Failure, style: Style) -> String {
     let _ = writeln!(
         out,
         "    {}: {}",
-        style.paint("1", &failure.what),
-        failure.message
+        style.paint("1", &printable_line(&failure.what)),
+        printable(&failure.message)
     );
     if let (Some(expected), Some(actual)) = (&failure.expected, &failure.actual) {
         out.push_str(&diff(expected, actual, style));
@@ -191,12 +191,51 @@ pub fn visible(text: &str) -> String {
             '\n' | '\t' | ' ' => out.push(c),
             '\r' => out.push_str("\\r"),
             c if c.is_control() || (c.is_whitespace() && !c.is_ascii()) || is_format(c) => {
-                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+                push_code(&mut out, c);
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// Text from outside the runner (an implementation's name, answers and
+/// stderr; scenario ids and titles; a report read back) made safe to show
+/// on a terminal or a rendered page: every control character (C0 but `\n`
+/// and `\t`, DEL, C1) written `\u{XXXX}`, as [`visible`] writes it. ESC
+/// and C1's CSI start the sequences that clear the screen, move the cursor
+/// or, with OSC 52, set the reader's clipboard: none may come from data.
+/// Every human-facing renderer passes what it did not write itself through
+/// this, [`printable_line`] or [`visible`]; the colours of [`Style`] are
+/// added after.
+pub fn printable(text: &str) -> String {
+    escape_controls(text, &['\n', '\t'])
+}
+
+/// [`printable`] for text that must stay on one line (a heading, a table
+/// cell, a progress line): line breaks and tabs are escaped too.
+pub fn printable_line(text: &str) -> String {
+    escape_controls(text, &[])
+}
+
+fn escape_controls(text: &str, kept: &[char]) -> String {
+    if !text.chars().any(|c| c.is_control() && !kept.contains(&c)) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && !kept.contains(&c) {
+            push_code(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `c` as `\u{XXXX}`.
+pub(crate) fn push_code(out: &mut String, c: char) {
+    let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
 }
 
 /// Zero-width and byte-order characters, invisible in a terminal.
@@ -235,7 +274,7 @@ pub fn summary(summary: &Summary, style: Style) -> String {
     } else {
         let _ = writeln!(out, "{}", style.paint("1;31", "FAILED:"));
         for problem in &summary.problems {
-            let _ = writeln!(out, "  {problem}");
+            let _ = writeln!(out, "  {}", printable(problem));
         }
     }
     out

@@ -6,6 +6,8 @@
 //! it was playing (marked `crash`, `timeout` or `protocol_error` with its
 //! stderr tail); the worker restarts it and the run goes on.
 
+mod beneath;
+mod interrupt;
 mod judge;
 mod play;
 mod sandbox;
@@ -18,6 +20,7 @@ use std::time::{Duration, Instant};
 use toolpass_protocol::{Dialect, Feature};
 use toolpass_scenario::Scenario;
 
+pub use interrupt::{Interrupt, Interrupter};
 pub use play::{CallTiming, Observed};
 pub use sandbox::SandboxFile;
 pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
@@ -43,6 +46,9 @@ pub struct RunConfig {
     /// Keep what the sandbox holds after each scenario
     /// ([`ScenarioResult::sandbox_after`], for `toolpass record`).
     pub record: bool,
+    /// Stops the run early: the scenarios playing end as `error`, their
+    /// implementations killed and sandboxes removed, and no other starts.
+    pub interrupt: Interrupt,
 }
 
 impl Default for RunConfig {
@@ -55,6 +61,7 @@ impl Default for RunConfig {
             repeat: 1,
             bless: false,
             record: false,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -90,7 +97,7 @@ pub async fn run(
             config,
             connection: None,
         };
-        loop {
+        while !config.interrupt.is_set() {
             let next = queue.lock().map(|mut q| q.pop_front()).ok().flatten();
             let Some((index, repetition)) = next else {
                 break;
@@ -165,32 +172,19 @@ impl Worker<'_> {
                 return result;
             }
         };
-        let config = self.config;
-        match self.connection_for(&sandbox).await {
-            Err(e) => {
-                result.verdict = Verdict::Error;
-                result.reason = Some(start_reason(&e));
+        let interrupt = self.config.interrupt.clone();
+        let finished = tokio::select! {
+            () = self.play(scenario, &sandbox, &mut result) => true,
+            () = interrupt.wait() => false,
+        };
+        if !finished {
+            // The implementation goes before its sandbox does, so nothing
+            // writes into the directory while it is being removed.
+            if let Some(connection) = self.connection.take() {
+                connection.kill().await;
             }
-            Ok(connection) => match missing_features(connection, scenario) {
-                Some(reason) => {
-                    result.verdict = Verdict::Skip;
-                    result.reason = Some(reason);
-                }
-                None => {
-                    let played = play::play(connection, scenario, &sandbox, config).await;
-                    result.verdict = match &played.stopped {
-                        Some(stopped) => stopped.verdict,
-                        None if played.steps.iter().any(|s| s.verdict != Verdict::Pass) => {
-                            Verdict::Fail
-                        }
-                        None => Verdict::Pass,
-                    };
-                    result.reason = played.stopped.map(|s| s.reason);
-                    result.steps = played.steps;
-                    result.blessed = played.blessed;
-                    result.observed = played.observed;
-                }
-            },
+            result.verdict = Verdict::Error;
+            result.reason = Some("interrupted: the run was stopped".to_owned());
         }
         if self.config.record {
             let root = sandbox.root().to_string_lossy();
@@ -210,6 +204,43 @@ impl Worker<'_> {
         }
         result.duration = started.elapsed();
         result
+    }
+
+    /// Plays `scenario` in `sandbox` on the worker's connection, into
+    /// `result`.
+    async fn play(
+        &mut self,
+        scenario: &Scenario,
+        sandbox: &sandbox::Sandbox,
+        result: &mut ScenarioResult,
+    ) {
+        let config = self.config;
+        match self.connection_for(sandbox).await {
+            Err(e) => {
+                result.verdict = Verdict::Error;
+                result.reason = Some(start_reason(&e));
+            }
+            Ok(connection) => match missing_features(connection, scenario) {
+                Some(reason) => {
+                    result.verdict = Verdict::Skip;
+                    result.reason = Some(reason);
+                }
+                None => {
+                    let played = play::play(connection, scenario, sandbox, config).await;
+                    result.verdict = match &played.stopped {
+                        Some(stopped) => stopped.verdict,
+                        None if played.steps.iter().any(|s| s.verdict != Verdict::Pass) => {
+                            Verdict::Fail
+                        }
+                        None => Verdict::Pass,
+                    };
+                    result.reason = played.stopped.map(|s| s.reason);
+                    result.steps = played.steps;
+                    result.blessed = played.blessed;
+                    result.observed = played.observed;
+                }
+            },
+        }
     }
 
     /// The worker's live connection, started (or restarted) as needed. An

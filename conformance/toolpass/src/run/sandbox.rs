@@ -1,21 +1,28 @@
 //! The scenario's sandbox: a fresh temporary directory holding the
 //! scenario's `files`, changed by `fs` steps (the world outside the tool
 //! layer) and inspected by `expect_files` steps.
+//!
+//! The runner reaches it only through a handle of the scenario's private
+//! directory (the root's parent, holding `root/` and `outside/`), with the
+//! operations of [`beneath`](super::beneath): a scenario whose link or path
+//! leads out, even one that got past validation, gets a failure naming the
+//! path, and nothing outside is created, changed or read.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::io;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, Metadata, PermissionsExt as _};
 use tempfile::TempDir;
 use toolpass_scenario::placeholder::template_of;
 use toolpass_scenario::{
-    Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, OUTSIDE_PREFIX, RelPath, Vars,
-    outside_of,
+    Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, OUTSIDE, OUTSIDE_PREFIX, ROOT,
+    RelPath, Vars,
 };
 
+use super::beneath::{self, describe};
 use super::judge::{Context, check_text};
 use super::verdict::Failure;
 
@@ -24,9 +31,9 @@ use super::verdict::Failure;
 pub(crate) struct Sandbox {
     dir: Option<TempDir>,
     root: PathBuf,
-    /// `{outside}`: the directory beside the root, for files a scenario
-    /// places outside the session.
-    outside: PathBuf,
+    /// The private directory (the root's parent), opened once: every path
+    /// of the scenario is resolved beneath it.
+    private: Dir,
 }
 
 impl Sandbox {
@@ -41,15 +48,14 @@ impl Sandbox {
     /// files a confined implementation must not reach.
     pub(crate) fn new() -> io::Result<Sandbox> {
         let dir = tempfile::Builder::new().prefix("toolpass-").tempdir()?;
-        let root = dir.path().join("root");
-        fs::create_dir(&root)?;
-        let root = root.canonicalize()?;
-        let outside = PathBuf::from(outside_of(&root.to_string_lossy()));
-        fs::create_dir(&outside)?;
+        let private = Dir::open_ambient_dir(dir.path().canonicalize()?, ambient_authority())?;
+        private.create_dir(ROOT)?;
+        private.create_dir(OUTSIDE)?;
+        let root = dir.path().join(ROOT).canonicalize()?;
         Ok(Sandbox {
             dir: Some(dir),
             root,
-            outside,
+            private,
         })
     }
 
@@ -66,12 +72,13 @@ impl Sandbox {
         self.root.clone()
     }
 
-    /// Where a sandbox path key points: under the root, or under
-    /// `{outside}` for a key that starts `{outside}/`.
-    fn path(&self, rel: &RelPath) -> PathBuf {
+    /// Where a sandbox path key points, relative to the private directory:
+    /// under the root, or under `{outside}` for a key that starts
+    /// `{outside}/`.
+    fn path(rel: &RelPath) -> PathBuf {
         match rel.as_str().strip_prefix(OUTSIDE_PREFIX) {
-            Some(rest) => self.outside.join(rest),
-            None => self.root.join(rel.as_str()),
+            Some(rest) => Path::new(OUTSIDE).join(rest),
+            None => Path::new(ROOT).join(rel.as_str()),
         }
     }
 
@@ -81,20 +88,24 @@ impl Sandbox {
         files: &BTreeMap<RelPath, FileEntry>,
         vars: &Vars,
     ) -> Result<(), Failure> {
+        let dir = &self.private;
         for (rel, entry) in files {
-            let path = self.path(rel);
+            let path = Sandbox::path(rel);
             let io = |e: io::Error| io_failure(rel, "write", &e);
-            make_parent(&path).map_err(io)?;
             match &entry.content {
                 Content::Symlink(target) => {
                     let target = vars.substitute(target).map_err(|e| placeholder(rel, &e))?;
-                    remove_any(&path).map_err(io)?;
-                    std::os::unix::fs::symlink(target, &path).map_err(io)?;
+                    beneath::symlink(dir, &target, &path).map_err(io)?;
                 }
-                content => write_file(&path, &bytes(content, vars, rel)?).map_err(io)?,
+                content => {
+                    let data = bytes(content, vars, rel)?;
+                    beneath::make_parent(dir, &path)
+                        .and_then(|()| beneath::write_file(dir, &path, &data))
+                        .map_err(io)?;
+                }
             }
             if let Some(mode) = entry.mode {
-                set_mode(&path, mode).map_err(io)?;
+                beneath::set_mode(dir, &path, mode.0).map_err(io)?;
             }
         }
         Ok(())
@@ -102,24 +113,17 @@ impl Sandbox {
 
     /// Carries out one `fs` action.
     pub(crate) fn apply(&self, action: &FsAction, vars: &Vars) -> Result<(), Failure> {
+        let dir = &self.private;
         match action {
             FsAction::Write(files) => self.write(files, vars),
             FsAction::Append(files) => files.iter().try_for_each(|(rel, entry)| {
-                let path = self.path(rel);
                 let data = bytes(&entry.content, vars, rel)?;
-                let append = || -> io::Result<()> {
-                    use std::io::Write as _;
-                    make_parent(&path)?;
-                    fs::OpenOptions::new()
-                        .append(true)
-                        .create(true)
-                        .open(&path)?
-                        .write_all(&data)
-                };
-                append().map_err(|e| io_failure(rel, "append to", &e))
+                beneath::append(dir, &Sandbox::path(rel), &data)
+                    .map_err(|e| io_failure(rel, "append to", &e))
             }),
             FsAction::Delete(paths) => paths.iter().try_for_each(|rel| {
-                remove_any(&self.path(rel)).map_err(|e| io_failure(rel, "delete", &e))
+                beneath::remove_any(dir, &Sandbox::path(rel))
+                    .map_err(|e| io_failure(rel, "delete", &e))
             }),
             FsAction::Touch(times) => times.iter().try_for_each(|(rel, touch)| {
                 let when = match touch.mtime {
@@ -127,21 +131,21 @@ impl Sandbox {
                     Some(Mtime::At(secs)) => from_epoch(secs),
                     Some(Mtime::FromNow(secs)) => shift(SystemTime::now(), secs),
                 };
-                touch_file(&self.path(rel), when).map_err(|e| io_failure(rel, "touch", &e))
+                beneath::touch(dir, &Sandbox::path(rel), when)
+                    .map_err(|e| io_failure(rel, "touch", &e))
             }),
             FsAction::Chmod(modes) => modes.iter().try_for_each(|(rel, mode)| {
-                set_mode(&self.path(rel), *mode).map_err(|e| io_failure(rel, "chmod", &e))
+                beneath::set_mode(dir, &Sandbox::path(rel), mode.0)
+                    .map_err(|e| io_failure(rel, "chmod", &e))
             }),
             FsAction::Symlink(links) => links.iter().try_for_each(|(rel, target)| {
                 let target = vars.substitute(target).map_err(|e| placeholder(rel, &e))?;
-                let path = self.path(rel);
-                make_parent(&path)
-                    .and_then(|()| remove_any(&path))
-                    .and_then(|()| std::os::unix::fs::symlink(target, &path))
+                beneath::symlink(dir, &target, &Sandbox::path(rel))
                     .map_err(|e| io_failure(rel, "symlink", &e))
             }),
             FsAction::Mkdir(paths) => paths.iter().try_for_each(|rel| {
-                fs::create_dir_all(self.path(rel)).map_err(|e| io_failure(rel, "mkdir", &e))
+                beneath::create_dir_all(dir, &Sandbox::path(rel))
+                    .map_err(|e| io_failure(rel, "mkdir", &e))
             }),
             #[allow(unreachable_patterns)]
             // FsAction may grow; a new action must not pass silently.
@@ -161,12 +165,16 @@ impl Sandbox {
     ) -> Vec<Failure> {
         let vars = context.vars;
         let what = format!("files[{}]", rel.as_str());
-        let path = self.path(rel);
-        let metadata = fs::symlink_metadata(&path);
+        let path = Sandbox::path(rel);
+        let dir = &self.private;
+        let metadata = dir.symlink_metadata(&path);
         if expected.absent {
             return match metadata {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-                Err(e) => vec![Failure::new(what, format!("cannot stat it: {e}"))],
+                Err(e) => vec![Failure::new(
+                    what,
+                    format!("cannot stat it: {}", describe(&e)),
+                )],
                 Ok(m) => vec![Failure::new(
                     what,
                     format!("it should be absent, but a {} is there", file_type(&m)),
@@ -178,11 +186,16 @@ impl Sandbox {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return vec![Failure::new(what, "it does not exist")];
             }
-            Err(e) => return vec![Failure::new(what, format!("cannot stat it: {e}"))],
+            Err(e) => {
+                return vec![Failure::new(
+                    what,
+                    format!("cannot stat it: {}", describe(&e)),
+                )];
+            }
         };
         let mut failures = Vec::new();
         match &expected.content {
-            Some(Content::Symlink(target)) => match fs::read_link(&path) {
+            Some(Content::Symlink(target)) => match dir.read_link_contents(&path) {
                 Ok(actual) => match vars.substitute(target) {
                     Ok(target) if Path::new(&target) == actual => {}
                     Ok(target) => failures.push(Failure::diff(
@@ -201,7 +214,7 @@ impl Sandbox {
                     ),
                 )),
             },
-            Some(content) => match (fs::read(&path), bytes(content, vars, rel)) {
+            Some(content) => match (dir.read(&path), bytes(content, vars, rel)) {
                 (Ok(actual), Ok(expected)) if actual == expected => {}
                 (Ok(actual), Ok(expected)) => failures.push(Failure::diff(
                     &what,
@@ -209,13 +222,13 @@ impl Sandbox {
                     show_bytes(&expected),
                     show_bytes(&actual),
                 )),
-                (Err(e), _) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
+                (Err(e), _) => failures.push(cannot_read(&what, &e)),
                 (_, Err(failure)) => failures.push(failure),
             },
             None => {}
         }
         if let Some(matcher) = &expected.matches {
-            match fs::read(&path) {
+            match dir.read(&path) {
                 Ok(actual) => {
                     let actual = String::from_utf8_lossy(&actual);
                     match check_text(&what, matcher, &actual, context) {
@@ -223,7 +236,7 @@ impl Sandbox {
                         Err(failure) => failures.push(failure),
                     }
                 }
-                Err(e) => failures.push(Failure::new(&what, format!("cannot read it: {e}"))),
+                Err(e) => failures.push(cannot_read(&what, &e)),
             }
         }
         if let Some(mode) = expected.mode {
@@ -243,13 +256,18 @@ impl Sandbox {
     /// Every file and symlink under the root with what it holds, sorted by
     /// path (`toolpass record`).
     pub(crate) fn contents(&self) -> io::Result<Vec<(String, SandboxFile)>> {
+        let dir = &self.private;
         let mut contents = Vec::new();
         for rel in self.entries()? {
-            let path = self.root.join(&rel);
-            let file = if fs::symlink_metadata(&path)?.file_type().is_symlink() {
-                SandboxFile::Symlink(fs::read_link(&path)?.to_string_lossy().into_owned())
+            let path = Path::new(ROOT).join(&rel);
+            let file = if dir.symlink_metadata(&path)?.is_symlink() {
+                SandboxFile::Symlink(
+                    dir.read_link_contents(&path)?
+                        .to_string_lossy()
+                        .into_owned(),
+                )
             } else {
-                match String::from_utf8(fs::read(&path)?) {
+                match String::from_utf8(dir.read(&path)?) {
                     Ok(text) => SandboxFile::Text(text),
                     Err(e) => SandboxFile::Bytes(e.into_bytes()),
                 }
@@ -261,21 +279,7 @@ impl Sandbox {
 
     /// Every file and symlink under the root, as relative paths with `/`.
     pub(crate) fn entries(&self) -> io::Result<Vec<String>> {
-        let mut found = Vec::new();
-        let mut pending = vec![self.root.clone()];
-        while let Some(dir) = pending.pop() {
-            for entry in fs::read_dir(&dir)? {
-                let entry = entry?;
-                let path = entry.path();
-                if entry.file_type()?.is_dir() {
-                    pending.push(path);
-                } else if let Ok(rel) = path.strip_prefix(&self.root) {
-                    found.push(rel.to_string_lossy().into_owned());
-                }
-            }
-        }
-        found.sort();
-        Ok(found)
+        beneath::entries(&self.private, Path::new(ROOT))
     }
 }
 
@@ -342,64 +346,12 @@ fn placeholder(rel: &RelPath, error: &toolpass_scenario::Error) -> Failure {
 fn io_failure(rel: &RelPath, action: &str, error: &io::Error) -> Failure {
     Failure::new(
         "fs",
-        format!("could not {action} {}: {error}", rel.as_str()),
+        format!("could not {action} {}: {}", rel.as_str(), describe(error)),
     )
 }
 
-/// Writes a regular file in place when one is there, so it keeps its inode
-/// and a tool layer that keys its read records by inode sees *this* file
-/// changed (deterministically, rather than whenever the filesystem happens
-/// to reuse the number); anything else at the path is replaced.
-fn write_file(path: &Path, data: &[u8]) -> io::Result<()> {
-    let regular = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
-    if regular
-        && fs::OpenOptions::new()
-            .write(true)
-            .truncate(true)
-            .open(path)
-            .and_then(|mut f| {
-                use std::io::Write as _;
-                f.write_all(data)
-            })
-            .is_ok()
-    {
-        return Ok(());
-    }
-    // A read-only file cannot be opened for writing: the world replaces it.
-    remove_any(path)?;
-    fs::write(path, data)
-}
-
-fn make_parent(path: &Path) -> io::Result<()> {
-    path.parent().map_or(Ok(()), fs::create_dir_all)
-}
-
-/// Removes a file, symlink or directory tree; nothing there is fine.
-fn remove_any(path: &Path) -> io::Result<()> {
-    let result = match fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
-        Ok(_) => fs::remove_file(path),
-        Err(e) => Err(e),
-    };
-    match result {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
-}
-
-fn set_mode(path: &Path, mode: Mode) -> io::Result<()> {
-    fs::set_permissions(path, fs::Permissions::from_mode(mode.0))
-}
-
-fn touch_file(path: &Path, when: SystemTime) -> io::Result<()> {
-    make_parent(path)?;
-    let file = match fs::File::options().append(true).open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::File::create(path)?,
-        // A directory: open it read-only, which can still set its times.
-        Err(_) => fs::File::open(path)?,
-    };
-    file.set_modified(when)
+fn cannot_read(what: &str, error: &io::Error) -> Failure {
+    Failure::new(what, format!("cannot read it: {}", describe(error)))
 }
 
 fn from_epoch(secs: i64) -> SystemTime {
@@ -411,7 +363,7 @@ fn shift(from: SystemTime, secs: i64) -> SystemTime {
     if secs < 0 { from - by } else { from + by }
 }
 
-fn file_type(metadata: &fs::Metadata) -> &'static str {
+fn file_type(metadata: &Metadata) -> &'static str {
     let t = metadata.file_type();
     if t.is_symlink() {
         "symlink"
@@ -419,39 +371,5 @@ fn file_type(metadata: &fs::Metadata) -> &'static str {
         "directory"
     } else {
         "file"
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::os::unix::fs::MetadataExt as _;
-
-    use super::*;
-
-    #[test]
-    fn writing_an_existing_file_keeps_its_inode_and_a_read_only_one_is_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.txt");
-        fs::write(&path, "one\n").unwrap();
-        let inode = fs::metadata(&path).unwrap().ino();
-        write_file(&path, b"two\n").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two\n");
-        assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
-
-        set_mode(&path, Mode(0o444)).unwrap();
-        write_file(&path, b"three\n").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"three\n");
-    }
-
-    #[test]
-    fn writing_over_a_symlink_replaces_the_link_not_its_target() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("target.txt");
-        fs::write(&target, "kept\n").unwrap();
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-        write_file(&link, b"new\n").unwrap();
-        assert_eq!(fs::read(&target).unwrap(), b"kept\n");
-        assert!(fs::symlink_metadata(&link).unwrap().is_file());
     }
 }

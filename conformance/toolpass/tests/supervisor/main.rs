@@ -14,6 +14,8 @@
 //! no process is left behind. Timeouts are generous except on the one call
 //! meant to hang, and nothing asserts on time taken.
 
+mod hostile;
+mod lifetime;
 mod misbehave;
 mod runs;
 
@@ -93,6 +95,10 @@ fn trials() -> Vec<Trial> {
         runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
+        runs::an_interrupt_ends_the_playing_scenario_and_starts_no_other,
+        hostile::a_scenario_past_the_validator_cannot_lead_the_runner_outside,
+        lifetime::sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox,
+        lifetime::a_descendant_that_left_the_process_group_does_not_outlive_the_run,
     ]
 }
 

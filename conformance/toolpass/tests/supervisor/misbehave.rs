@@ -7,6 +7,7 @@
 //! before it does its thing, so tests can check that the tail came along.
 
 use std::io::{self, Write};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -20,6 +21,12 @@ use toolpass_protocol::{
 
 /// Selects the behaviour; its presence makes the test binary a server.
 pub(crate) const BEHAVIOUR_ENV: &str = "TOOLPASS_TEST_BEHAVIOUR";
+
+/// A file (in the test's temporary directory) where the server appends a
+/// line per process it is or starts, `server N`, `grandchild N` or
+/// `escaped N`, for tests that cannot read its stderr (a runner binary
+/// keeps it).
+pub(crate) const PIDS_ENV: &str = "TOOLPASS_TEST_PIDS";
 
 /// What the server does. `N` counts `tools/call` requests from 1, per
 /// process.
@@ -58,6 +65,9 @@ enum Behaviour {
 pub(crate) fn serve(spec: &str) -> ! {
     let behaviour = parse(spec);
     say(&format!("{spec} (pid {})", std::process::id()));
+    if behaviour != Behaviour::Linger {
+        record_pid("server", std::process::id());
+    }
     if behaviour == Behaviour::Linger {
         sleep_forever();
     }
@@ -222,6 +232,7 @@ fn tools_call(behaviour: Behaviour, call: u32, request: Request) {
             "notified".to_owned()
         }
         "spawn" => format!("grandchild {}", spawn_grandchild()),
+        "escape" => format!("escaped {}", escape()),
         name => format!("echo {call}: {name}"),
     };
     send(Response::ok::<method::ToolsCall>(
@@ -249,7 +260,39 @@ fn spawn_grandchild() -> u32 {
         .stdin(Stdio::null())
         .spawn()
         .expect("spawn a grandchild");
+    record_pid("grandchild", child.id());
     child.id()
+}
+
+/// Starts a `sleep` that leaves this process group and this process's
+/// children at once: a shell in a new group starts it in the background
+/// and exits, as a daemonizing tool does. What a group kill misses.
+fn escape() -> u32 {
+    let output = Command::new("sh")
+        .args(["-c", "sleep 120 </dev/null >/dev/null 2>&1 & echo $!"])
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .expect("run sh");
+    let pid = String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .expect("sh prints the pid of its background job");
+    record_pid("escaped", pid);
+    pid
+}
+
+/// Appends `what pid` to the [`PIDS_ENV`] file, when there is one.
+fn record_pid(what: &str, pid: u32) {
+    if let Some(path) = std::env::var_os(PIDS_ENV) {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .expect("the pids file can be written");
+        writeln!(file, "{what} {pid}").expect("the pids file can be written");
+    }
 }
 
 fn raw_result(id: RequestId, result: Value) -> Response {

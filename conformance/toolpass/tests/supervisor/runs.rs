@@ -23,14 +23,14 @@ fn pings(id: &str, calls: usize) -> Scenario {
     parse_str(&text, id).expect("a valid scenario")
 }
 
-fn misbehaving(behaviour: &str) -> Supervisor {
+pub(crate) fn misbehaving(behaviour: &str) -> Supervisor {
     let exe = std::env::current_exe().expect("the test binary has a path");
     let implementation =
         Implementation::new(exe.to_string_lossy().into_owned()).env(BEHAVIOUR_ENV, behaviour);
     Supervisor::new(implementation, Options::default())
 }
 
-async fn run_all(
+pub(crate) async fn run_all(
     behaviour: &str,
     scenarios: &[Scenario],
     config: RunConfig,
@@ -51,7 +51,7 @@ fn verdicts(results: &[ScenarioResult]) -> Vec<Verdict> {
     results.iter().map(|r| r.verdict).collect()
 }
 
-fn one_worker(timeout: Duration) -> RunConfig {
+pub(crate) fn one_worker(timeout: Duration) -> RunConfig {
     RunConfig {
         timeout,
         ..RunConfig::default()
@@ -243,4 +243,31 @@ pub(crate) async fn bless_writes_a_differing_snapshot_and_the_next_run_passes() 
     assert_eq!(written, "echo 1: ping");
     let results = run_all("well", &[load()], RunConfig::default()).await;
     assert_eq!(results[0].verdict, Verdict::Pass, "{results:#?}");
+}
+
+pub(crate) async fn an_interrupt_ends_the_playing_scenario_and_starts_no_other() {
+    // The server hangs on its first call; the interrupt comes while it does.
+    let scenarios = [pings("a", 1), pings("b", 1)];
+    let (interrupter, interrupt) = toolpass::run::Interrupt::new();
+    let config = RunConfig {
+        interrupt,
+        ..one_worker(Duration::from_secs(600))
+    };
+    let supervisor = misbehaving("hang:1");
+    let run = toolpass::run::run(&supervisor, &scenarios, &config, |_| {});
+    let stop = async {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        interrupter.interrupt();
+    };
+    let (results, ()) = tokio::join!(run, stop);
+    assert_eq!(results.len(), 1, "b never started: {results:#?}");
+    assert_eq!(results[0].verdict, Verdict::Error);
+    assert!(
+        results[0]
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("interrupted"),
+        "{results:#?}"
+    );
 }
