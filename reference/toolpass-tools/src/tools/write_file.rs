@@ -29,8 +29,10 @@ use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_for_write, unescape_path};
 use crate::fileio::errno_name;
 use crate::kind::Kind;
+use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
+use crate::sandbox::{PATH_NOT_IN_WORKSPACE, is_escape};
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
@@ -112,6 +114,12 @@ impl DeclarativeTool for WriteFileTool {
             ))),
             Ok(_) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            // The directory holding it was swapped for a link out since
+            // the path was resolved a moment ago.
+            Err(e) if is_escape(&e) => Err(BuildError {
+                code: PATH_NOT_IN_WORKSPACE,
+                message: escaped(file_path).raw_message,
+            }),
             Err(e) => Err(BuildError::invalid(format!(
                 "Error accessing path properties for validation: {file_path}. Reason: {}",
                 fs_error_message(&e, "lstat", file_path)
