@@ -38,6 +38,8 @@ mod error;
 mod error_code;
 mod feature;
 mod framing;
+#[doc(hidden)]
+pub mod fuzzing;
 mod initialize;
 mod jsonrpc;
 mod line;

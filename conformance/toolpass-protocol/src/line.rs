@@ -112,6 +112,8 @@ impl LineSplitter {
         if total - usize::from(ends_in_cr) > self.limit {
             let keep = self.limit.saturating_sub(self.line.len()).min(body.len());
             self.extend(&body[..keep]);
+            // A stored `\r` past the limit turned out not to end the line.
+            self.line.truncate(self.limit);
             self.state = State::Skipping;
             // The newline (if this input has it) is left for the next push,
             // which reports the skipped line's end.
@@ -202,11 +204,13 @@ mod tests {
     fn a_crlf_line_end_does_not_count_but_a_lone_cr_does() {
         for chunk in [1, 2, 64] {
             assert_eq!(
-                split(3, b"abc\r\nab\rc\n", chunk),
+                split(3, b"abc\r\nab\rc\nabc\rX\n", chunk),
                 vec![
                     (Split::Line, b"abc".to_vec()),
                     (Split::TooLong, b"ab\r".to_vec()),
                     (Split::Skipped, b"ab\r".to_vec()),
+                    (Split::TooLong, b"abc".to_vec()),
+                    (Split::Skipped, b"abc".to_vec()),
                 ],
                 "chunk {chunk}"
             );

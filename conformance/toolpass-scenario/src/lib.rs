@@ -81,6 +81,8 @@
 mod error;
 mod files;
 mod forms;
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 mod load;
 mod located;
