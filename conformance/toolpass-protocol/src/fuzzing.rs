@@ -347,7 +347,7 @@ mod tests {
         br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"toolpass/1","clientInfo":{"name":"t","version":"0"},"capabilities":{}}}"#,
         br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"edit","arguments":{"file_path":"/r/a","old_string":"a","new_string":"b"},"_meta":{"toolpass":{"sessionId":"s1","callId":"c"}}}}"#,
         br#"{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"ok"}],"isError":false,"_meta":{"toolpass":{"status":"success","llmContent":"ok"}}}}"#,
-        br#"{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"toolpass/1","serverInfo":{"name":"s","version":"1"},"capabilities":{"tools":{},"toolpass":{"version":"1.0","features":["batch"]}}}}"#,
+        br#"{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"toolpass/1","serverInfo":{"name":"s","version":"1"},"capabilities":{"tools":{},"toolpass":{"version":1,"features":["batch"]}}}}"#,
         br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error","data":{"limit":5}}}"#,
         br#"{"jsonrpc":"2.0","method":"toolpass/notice","params":{"sessionId":"s1","kind":"k","text":"t"}}"#,
         b"\r\n  \n{\"jsonrpc\":\"2.0\",\"id\":1.5e3,\"method\":\"tools/list\"}\r\n\xff\n",
