@@ -29,7 +29,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::jsonrpc::{Message, Notification, Request, Response};
+use crate::jsonrpc::{Message, decode_params};
 use crate::method::{self, Method, NotificationMethod};
 use crate::{DEFAULT_MAX_LINE_BYTES, OutcomeSummary, ReadErrorKind, read_message_limited};
 
@@ -159,73 +159,62 @@ fn round_trip(message: &Message) -> Result<(), String> {
     }
 }
 
+/// Checks each method's decoding of one value: `$decode` names how, with
+/// the method type `M` in scope.
+macro_rules! each_method {
+    ($($m:ty),+ => |$t:ident| $decode:expr) => {
+        $({
+            type $t = $m;
+            if_decoded(<$m>::NAME, $decode)?;
+        })+
+    };
+}
+
 /// Decodes the message as every method's params or result would be, the
 /// way the server (requests) and the runner (answers, notifications) do;
-/// what decodes must survive re-encoding.
+/// what decodes must survive re-encoding. Params are decoded as
+/// `Request::params` and `Notification::params` do once the method name
+/// matches, whatever name the fuzz input has.
 fn decode_typed(message: &Message) -> Result<(), String> {
+    use method::{
+        Batch, Confirm, Fault, Initialize, LogMessage, Notice, SessionClose, SessionOpen,
+        ToolsCall, ToolsList,
+    };
     match message {
         Message::Request(request) => {
-            request_as::<method::Initialize>(request)?;
-            request_as::<method::SessionOpen>(request)?;
-            request_as::<method::ToolsList>(request)?;
-            request_as::<method::ToolsCall>(request)?;
-            request_as::<method::Batch>(request)?;
-            request_as::<method::Confirm>(request)?;
-            request_as::<method::Fault>(request)?;
-            request_as::<method::SessionClose>(request)
+            let params = request.params.as_ref();
+            each_method!(
+                Initialize, SessionOpen, ToolsList, ToolsCall, Batch, Confirm, Fault, SessionClose
+                    => |M| decode_params::<<M as Method>::Params>(params)
+            );
         }
         Message::Response(response) => {
             if let Ok(result) = &response.result {
                 // A plain MCP server's `tools/call` result, read leniently.
                 let _ = OutcomeSummary::from_value(result);
             }
-            response_as::<method::Initialize>(response)?;
-            response_as::<method::SessionOpen>(response)?;
-            response_as::<method::ToolsList>(response)?;
-            response_as::<method::ToolsCall>(response)?;
-            response_as::<method::Batch>(response)?;
-            response_as::<method::Fault>(response)
+            each_method!(
+                Initialize, SessionOpen, ToolsList, ToolsCall, Batch, Fault
+                    => |M| response.decode::<M>()
+            );
         }
         Message::Notification(notification) => {
-            notification_as::<method::Notice>(notification)?;
-            notification_as::<method::LogMessage>(notification)
+            let params = notification.params.as_ref();
+            each_method!(
+                Notice, LogMessage => |N| decode_params::<<N as NotificationMethod>::Params>(params)
+            );
         }
     }
+    Ok(())
 }
 
-fn request_as<M: Method>(request: &Request) -> Result<(), String>
+/// What did not decode is fine (the caller answers with an error); what
+/// did must survive a round trip.
+fn if_decoded<T, E>(method: &str, decoded: Result<T, E>) -> Result<(), String>
 where
-    M::Params: PartialEq + Debug,
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
 {
-    let request = Request {
-        method: M::NAME.to_owned(),
-        ..request.clone()
-    };
-    request
-        .params::<M>()
-        .map_or(Ok(()), |params| typed_round_trip(M::NAME, &params))
-}
-
-fn response_as<M: Method>(response: &Response) -> Result<(), String>
-where
-    M::Result: PartialEq + Debug,
-{
-    response
-        .decode::<M>()
-        .map_or(Ok(()), |result| typed_round_trip(M::NAME, &result))
-}
-
-fn notification_as<N: NotificationMethod>(notification: &Notification) -> Result<(), String>
-where
-    N::Params: PartialEq + Debug,
-{
-    let notification = Notification {
-        method: N::NAME.to_owned(),
-        ..notification.clone()
-    };
-    notification
-        .params::<N>()
-        .map_or(Ok(()), |params| typed_round_trip(N::NAME, &params))
+    decoded.map_or(Ok(()), |value| typed_round_trip(method, &value))
 }
 
 fn typed_round_trip<T: Serialize + DeserializeOwned + PartialEq + Debug>(

@@ -75,34 +75,23 @@ pub fn check_positioned(message: &str, path: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use toolpass_protocol::fuzzing::Mutator;
 
     use super::*;
 
-    fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                yaml_files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                out.push(path);
-            }
-        }
-    }
-
     /// Mutated copies of the built-in scenarios, so that `cargo test` runs
     /// the fuzz target's property without the fuzzer.
     #[test]
     fn smoke() {
-        let mut files = Vec::new();
-        yaml_files(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"),
-            &mut files,
-        );
-        files.sort();
-        let texts: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        let scenarios = crate::load_dir(&dir).unwrap();
+        let texts: Vec<Vec<u8>> = scenarios
+            .iter()
+            .filter_map(|s| s.path.as_ref())
+            .map(|path| std::fs::read(path).unwrap())
+            .collect();
         let seeds: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
         assert!(seeds.len() > 100, "the built-in scenarios were not found");
         for input in Mutator::new(0x5EED).inputs(&seeds, 1500) {

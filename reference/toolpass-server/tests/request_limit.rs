@@ -2,7 +2,7 @@
 //! served, one byte more is answered with an error naming the limit and the
 //! flag, and the server goes on with the next line.
 
-use std::io::{BufRead, BufReader, Write};
+use std::fs::{self, File};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
@@ -15,33 +15,27 @@ fn request_of_len(id: u32, len: usize) -> Vec<u8> {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#).into_bytes()
 }
 
-/// Starts the server with `args`, writes `lines` (each followed by `\n`),
-/// closes stdin and returns every reply and whether it exited with 0.
+/// Runs the server with `args` on `lines` (each followed by `\n`) until
+/// the end of its input; every reply, and whether it exited with 0. The
+/// input is a file in a temporary directory, so nothing waits on a pipe.
 fn exchange(args: &[&str], lines: &[Vec<u8>]) -> (Vec<Value>, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    let mut bytes = lines.join(&b'\n');
+    bytes.push(b'\n');
+    fs::write(&input, bytes).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdin(File::open(&input).unwrap())
         .stderr(Stdio::null())
-        .spawn()
+        .output()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    // Written from another thread: the replies must be read meanwhile, or a
-    // full stdout pipe would stall the server and then this writer.
-    let lines = lines.to_vec();
-    let writer = std::thread::spawn(move || {
-        for line in lines {
-            stdin.write_all(&line).unwrap();
-            stdin.write_all(b"\n").unwrap();
-        }
-    });
-    let replies = stdout
+    let replies = String::from_utf8(output.stdout)
+        .unwrap()
         .lines()
-        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    writer.join().unwrap();
-    (replies, child.wait().unwrap().success())
+    (replies, output.status.success())
 }
 
 #[test]
