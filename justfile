@@ -24,9 +24,15 @@ race *ARGS:
 bench *ARGS:
     cargo bench -p toolpass-benches {{ARGS}}
 
-# Fuzz the matcher against its slow model (needs nightly + cargo-fuzz).
+# Run a fuzz target: matcher, framing, scenario or expected_failures (needs
+# nightly + cargo-fuzz; fuzz/README.md).
 fuzz TARGET="matcher" *ARGS:
     cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}
+
+# Seed fuzz/corpus/ with the repository's scenarios, expected-failures files
+# and JSON-RPC lines.
+fuzz-corpus:
+    scripts/fuzz-corpus
 
 # grep_search's search against rg, git grep --no-index and grep -r on the crate
 # sources, interleaved (needs rg: `apt-get install ripgrep`, or RG=/path/to/rg;

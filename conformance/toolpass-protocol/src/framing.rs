@@ -4,58 +4,110 @@
 //! Reading is strict about what a line is and lenient about what separates
 //! lines: blank lines are skipped and a trailing `\r` is dropped, but a line
 //! that is not JSON-RPC is an error that carries the raw line, so the runner
-//! can report "non-JSON stdout at step N" with the offending text.
+//! can report "non-JSON stdout at step N" with the offending text. Lines are
+//! bounded: a line longer than the limit is an error naming the limit, read
+//! past (never held whole) so that the next line is read as usual.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::jsonrpc::{Message, ResponseError};
+use crate::line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
 
-/// Reads the next message, or `None` at the end of the input.
+/// Reads the next message, or `None` at the end of the input; a line
+/// longer than [`DEFAULT_MAX_LINE_BYTES`] is [`ReadErrorKind::TooLong`].
+/// See [`read_message_limited`].
+pub fn read_message(reader: &mut dyn BufRead) -> Result<Option<Message>, ReadError> {
+    read_message_limited(reader, DEFAULT_MAX_LINE_BYTES)
+}
+
+/// Reads the next message from lines of at most `limit` bytes (the line end
+/// not counted), or `None` at the end of the input.
 ///
 /// Blank lines (only whitespace) are skipped; `\n` and `\r\n` both end a line.
 /// A final line that the input ends in the middle of is
 /// [`ReadErrorKind::CutOff`], even if it happens to be complete JSON: the
 /// writer promised a newline after every message, so its absence means the
-/// writer stopped mid-message.
-pub fn read_message(reader: &mut dyn BufRead) -> Result<Option<Message>, ReadError> {
-    let mut buf = Vec::new();
+/// writer stopped mid-message. A longer line is [`ReadErrorKind::TooLong`],
+/// returned once the rest of it has been read and dropped, so the next call
+/// reads the next line; at most `limit + 1` bytes of it are held at once.
+pub fn read_message_limited(
+    reader: &mut dyn BufRead,
+    limit: usize,
+) -> Result<Option<Message>, ReadError> {
+    let mut lines = LineSplitter::new(limit);
+    let mut overlong = None;
     loop {
-        buf.clear();
-        let read = reader.read_until(b'\n', &mut buf).map_err(ReadError::io)?;
-        if read == 0 {
-            return Ok(None);
-        }
-        let terminated = buf.last() == Some(&b'\n');
-        let line = match std::str::from_utf8(&buf) {
-            Ok(line) => line,
-            Err(_) => {
-                let lossy = String::from_utf8_lossy(&buf);
-                return Err(ReadError::at_line(
-                    ReadErrorKind::NotUtf8,
-                    strip_eol(&lossy),
-                    "line is not UTF-8".into(),
-                    None,
-                ));
-            }
+        let input = match reader.fill_buf() {
+            Ok(input) => input,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::io(e)),
         };
-        let line = strip_eol(line);
-        if line.trim().is_empty() {
-            if terminated {
-                continue;
+        if input.is_empty() {
+            if let Some(error) = overlong {
+                return Err(error);
             }
-            return Ok(None);
+            return match lines.unfinished() {
+                Some(line) => decode(line, false),
+                None => Ok(None),
+            };
         }
-        if !terminated {
+        let (taken, split) = lines.push(input);
+        reader.consume(taken);
+        match split {
+            None => {}
+            Some(Split::Line) => {
+                if let Some(message) = decode(lines.line(), true)? {
+                    return Ok(Some(message));
+                }
+            }
+            Some(Split::TooLong) => overlong = Some(ReadError::too_long(limit, lines.line())),
+            Some(Split::Skipped) => {
+                if let Some(error) = overlong.take() {
+                    return Err(error);
+                }
+            }
+        }
+    }
+}
+
+/// Decodes one line's bytes, without its line end: `None` for a blank line.
+///
+/// `terminated` says whether the line's newline arrived; a line without it
+/// is [`ReadErrorKind::CutOff`] (unless it is blank: whitespace at the end of
+/// the input is no message). This is what [`read_message_limited`] does
+/// with each line; a caller that splits lines itself with a
+/// [`LineSplitter`] calls it with [`LineSplitter::line`].
+pub fn decode_line(line: &[u8], terminated: bool) -> Result<Option<Message>, ReadError> {
+    decode(line, terminated)
+}
+
+fn decode(bytes: &[u8], terminated: bool) -> Result<Option<Message>, ReadError> {
+    let line = match std::str::from_utf8(bytes) {
+        Ok(line) => line,
+        Err(_) => {
+            let lossy = String::from_utf8_lossy(bytes);
             return Err(ReadError::at_line(
-                ReadErrorKind::CutOff,
-                line,
-                "input ended in the middle of a line".into(),
+                ReadErrorKind::NotUtf8,
+                if terminated { &lossy } else { strip_cr(&lossy) },
+                "line is not UTF-8".into(),
                 None,
             ));
         }
-        return parse_line(line).map(Some);
+    };
+    let line = if terminated { line } else { strip_cr(line) };
+    if line.trim().is_empty() {
+        return Ok(None);
     }
+    if !terminated {
+        return Err(ReadError::at_line(
+            ReadErrorKind::CutOff,
+            line,
+            "input ended in the middle of a line".into(),
+            None,
+        ));
+    }
+    parse_line(line).map(Some)
 }
 
 /// Parses one line (without its line end) as a message.
@@ -92,6 +144,7 @@ pub fn write_message(writer: &mut dyn Write, message: &Message) -> io::Result<()
 #[derive(Debug)]
 pub struct ReadError {
     kind: ReadErrorKind,
+    limit: Option<usize>,
     line: Option<String>,
     message: String,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
@@ -112,12 +165,16 @@ pub enum ReadErrorKind {
     NotJsonRpc,
     /// The input ended before the line's newline.
     CutOff,
+    /// The line is longer than the reader's limit ([`ReadError::limit`]);
+    /// [`ReadError::line`] has its start.
+    TooLong,
 }
 
 impl ReadError {
     fn io(error: io::Error) -> ReadError {
         ReadError {
             kind: ReadErrorKind::Io,
+            limit: None,
             line: None,
             message: "could not read the input".into(),
             source: Some(Box::new(error)),
@@ -132,9 +189,22 @@ impl ReadError {
     ) -> ReadError {
         ReadError {
             kind,
+            limit: None,
             line: Some(line.to_owned()),
             message,
             source,
+        }
+    }
+
+    /// A line longer than `limit` bytes, of which `start` is the beginning.
+    pub fn too_long(limit: usize, start: &[u8]) -> ReadError {
+        let start = start.get(..QUOTED_PREFIX_BYTES).unwrap_or(start);
+        ReadError {
+            kind: ReadErrorKind::TooLong,
+            limit: Some(limit),
+            line: Some(String::from_utf8_lossy(start).into_owned()),
+            message: format!("line is longer than the limit of {}", bytes(limit)),
+            source: None,
         }
     }
 
@@ -143,20 +213,31 @@ impl ReadError {
         self.kind
     }
 
-    /// The raw line (without its line end), for every kind but `Io`.
+    /// The limit a [`ReadErrorKind::TooLong`] line passed, in bytes.
+    pub fn limit(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// The raw line (without its line end), for every kind but `Io`; the
+    /// first KiB of it for [`ReadErrorKind::TooLong`].
     pub fn line(&self) -> Option<&str> {
         self.line.as_deref()
     }
 
     /// The JSON-RPC error a server answers with (id `null`): -32700 for a
-    /// line that is not JSON, -32600 for JSON that is not JSON-RPC. `None`
-    /// when there is nothing to answer (input failed or ended).
+    /// line that is not JSON, -32600 for JSON that is not JSON-RPC and for a
+    /// line over the limit (whose data is `{"limit": bytes}`). `None` when
+    /// there is nothing to answer (input failed or ended).
     pub fn response_error(&self) -> Option<ResponseError> {
         match self.kind {
             ReadErrorKind::NotUtf8 | ReadErrorKind::NotJson => {
                 Some(ResponseError::parse_error(self))
             }
             ReadErrorKind::NotJsonRpc => Some(ResponseError::invalid_request(&self.message)),
+            ReadErrorKind::TooLong => Some(
+                ResponseError::invalid_request(&self.message)
+                    .with_data(serde_json::json!({ "limit": self.limit })),
+            ),
             ReadErrorKind::Io | ReadErrorKind::CutOff => None,
         }
     }
@@ -164,6 +245,21 @@ impl ReadError {
 
 /// How much of a bad line a message quotes; [`ReadError::line`] has it all.
 const EXCERPT_CHARS: usize = 200;
+
+/// How much of an overlong line [`ReadError::line`] keeps.
+const QUOTED_PREFIX_BYTES: usize = 1024;
+
+/// `67108864 bytes (64 MiB)`: the exact number, which is what a flag takes,
+/// and a size a person reads at a glance.
+fn bytes(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{n} bytes ({} MiB)", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{n} bytes ({} KiB)", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -186,7 +282,7 @@ impl std::error::Error for ReadError {
     }
 }
 
-fn strip_eol(line: &str) -> &str {
-    let line = line.strip_suffix('\n').unwrap_or(line);
+/// Drops the `\r` of a `\r\n` line end that the input ended after.
+fn strip_cr(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
 }

@@ -490,7 +490,9 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-fn decode_params<P: DeserializeOwned>(params: Option<&Value>) -> Result<P, serde_json::Error> {
+pub(crate) fn decode_params<P: DeserializeOwned>(
+    params: Option<&Value>,
+) -> Result<P, serde_json::Error> {
     match params {
         Some(value) => P::deserialize(value),
         None => P::deserialize(&Value::Object(Map::new())),

@@ -38,8 +38,11 @@ mod error;
 mod error_code;
 mod feature;
 mod framing;
+#[doc(hidden)]
+pub mod fuzzing;
 mod initialize;
 mod jsonrpc;
+mod line;
 pub mod method;
 mod notice;
 mod outcome;
@@ -52,7 +55,10 @@ mod version;
 pub use error::{Error, ErrorKind};
 pub use error_code::ErrorCode;
 pub use feature::{FaultPoint, Feature};
-pub use framing::{ReadError, ReadErrorKind, parse_line, read_message, write_message};
+pub use framing::{
+    ReadError, ReadErrorKind, decode_line, parse_line, read_message, read_message_limited,
+    write_message,
+};
 pub use initialize::{
     Dialect, Implementation, InitializeParams, InitializeResult, ServerCapabilities,
     ToolpassCapability, ToolsCapability,
@@ -60,6 +66,7 @@ pub use initialize::{
 pub use jsonrpc::{
     JSONRPC_VERSION, Message, Notification, Request, RequestId, Response, ResponseError,
 };
+pub use line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
 pub use notice::{LogLevel, LogMessageParams, NoticeParams};
 pub use outcome::{
     Confirmation, Content, DiffStat, Outcome, OutcomeMeta, OutcomeSummary, Question,

@@ -82,6 +82,8 @@ mod confine;
 mod error;
 mod files;
 mod forms;
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 mod load;
 mod located;

@@ -55,7 +55,22 @@ pub struct Scenario {
     pub files: BTreeMap<RelPath, FileEntry>,
     /// The steps, in order.
     #[schemars(length(min = 1))]
+    #[serde(deserialize_with = "at_least_one_step")]
     pub steps: Vec<Located<Step>>,
+}
+
+/// Refuses `steps: []` while reading, where the parser knows the list's
+/// position: the validator sees only the empty vector, with none.
+fn at_least_one_step<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<Located<Step>>, D::Error> {
+    let steps = Vec::<Located<Step>>::deserialize(deserializer)?;
+    if steps.is_empty() {
+        return Err(serde::de::Error::custom(
+            "a scenario needs at least one step",
+        ));
+    }
+    Ok(steps)
 }
 
 fn is_default(config: &SessionConfig) -> bool {

@@ -211,7 +211,7 @@ impl Checker {
                     self.report(pos, "a timeout of 0 ms waits for nothing");
                 }
             }
-            StepKind::Capture(capture) => self.capture(capture),
+            StepKind::Capture(capture) => self.capture(capture, pos),
         }
     }
 
@@ -341,9 +341,9 @@ impl Checker {
         }
     }
 
-    fn capture(&mut self, capture: &Capture) {
+    fn capture(&mut self, capture: &Capture, pos: Pos) {
         if capture.vars.is_empty() {
-            self.report(Pos::UNKNOWN, "capture names no variable");
+            self.report(pos, "capture names no variable");
         }
         // Patterns may use earlier variables only, so check them all
         // before defining any.

@@ -28,6 +28,7 @@ pub struct Options {
     start_timeout: Duration,
     grace: Duration,
     stderr_tail_bytes: usize,
+    max_line_bytes: usize,
 }
 
 impl Default for Options {
@@ -37,6 +38,10 @@ impl Default for Options {
             start_timeout: Duration::from_secs(60),
             grace: Duration::from_secs(5),
             stderr_tail_bytes: 8 << 10,
+            // Four times the reference's request limit: outcomes are
+            // bounded by output budgets, but a plain MCP server may answer
+            // with a whole file, and a line this long is a runaway.
+            max_line_bytes: 256 << 20,
         }
     }
 }
@@ -62,6 +67,16 @@ impl Options {
     #[must_use]
     pub fn stderr_tail_bytes(mut self, bytes: usize) -> Options {
         self.stderr_tail_bytes = bytes;
+        self
+    }
+
+    /// The longest stdout line accepted (256 MiB by default). A longer one
+    /// is a protocol error naming the limit, reported as soon as the limit
+    /// is passed, with at most the limit held in memory: an implementation
+    /// that prints one endless line costs the runner this much, no more.
+    #[must_use]
+    pub fn max_line_bytes(mut self, bytes: usize) -> Options {
+        self.max_line_bytes = bytes;
         self
     }
 }
@@ -140,6 +155,7 @@ impl Supervisor {
             root,
             options.stderr_tail_bytes,
             options.grace,
+            options.max_line_bytes,
         )?;
         let client = toolpass_protocol::Implementation::new("toolpass", env!("CARGO_PKG_VERSION"));
         let params = InitializeParams::new(client);
@@ -321,5 +337,97 @@ impl Peer {
     /// Whether `feature` is offered.
     pub fn supports(&self, feature: &Feature) -> bool {
         self.features().contains(feature)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use toolpass_protocol::ToolsListParams;
+
+    use super::*;
+    use crate::CallErrorKind;
+
+    /// A small toolpass server in `sh`: it completes the handshake, then
+    /// answers its Nth request with a line of as many bytes as the Nth word
+    /// of `$LENS` says, or with one line that never ends where that word is
+    /// `endless`. POSIX `sh` and `printf` only, so it runs wherever the
+    /// runner does.
+    const SERVER: &str = r#"
+set -- $LENS
+answer() { printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$1" "$2"; }
+while IFS= read -r line; do
+  case "$line" in *'"id":'*) ;; *) continue ;; esac
+  id=${line#*\"id\":}; id=${id%%,*}
+  case "$line" in
+    *'"initialize"'*)
+      answer "$id" '{"protocolVersion":"toolpass/1","serverInfo":{"name":"long-lines","version":"0"},"capabilities":{"tools":{},"toolpass":{"version":1,"features":[]}}}' ;;
+    *)
+      len=$1; shift
+      if [ "$len" = endless ]; then
+        while :; do printf '%4096s' ''; done
+      fi
+      bare='{"jsonrpc":"2.0","id":'$id',"result":{"pad":""}}'
+      pad=$(printf '%*s' $((len - ${#bare})) '' | tr ' ' x)
+      answer "$id" '{"pad":"'$pad'"}' ;;
+  esac
+done
+"#;
+
+    const LIMIT: usize = 64 << 10;
+
+    async fn connect(lens: &str) -> Connection {
+        let implementation = Implementation::new("sh")
+            .args(["-c", SERVER])
+            .env("LENS", lens);
+        Supervisor::new(implementation, Options::default().max_line_bytes(LIMIT))
+            .connect(None)
+            .await
+            .unwrap()
+    }
+
+    async fn list(connection: &mut Connection) -> Result<Value, CallError> {
+        let params = ToolsListParams::default();
+        connection
+            .request_value::<method::ToolsList>(&params, Duration::from_secs(30))
+            .await
+    }
+
+    fn protocol_error(error: &CallError) -> (&str, Option<&str>) {
+        match error.kind() {
+            CallErrorKind::ProtocolError { what, line } => (what, line.as_deref()),
+            other => panic!("not a protocol error: {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_answer_at_the_limit_is_read_and_one_byte_more_is_a_protocol_error() {
+        let lens = format!("{LIMIT} {}", LIMIT + 1);
+        let mut connection = connect(&lens).await;
+        let result = list(&mut connection).await.unwrap();
+        let pad = result["pad"].as_str().unwrap_or_default();
+        assert!(pad.len() > LIMIT - 64, "{} bytes", pad.len());
+        let error = list(&mut connection).await.unwrap_err();
+        let (what, line) = protocol_error(&error);
+        assert!(
+            what.starts_with("stdout line is longer than the limit of 65536 bytes (64 KiB)"),
+            "{what}"
+        );
+        assert!(
+            line.is_some_and(|l| l.starts_with(r#"{"jsonrpc":"2.0","id":3,"result":{"pad":"xxx"#))
+        );
+        assert!(!connection.is_alive());
+        // The run goes on: a fresh process answers again.
+        connection.restart().await.unwrap();
+        assert!(list(&mut connection).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_endless_line_is_a_protocol_error_naming_the_limit() {
+        let mut connection = connect("endless").await;
+        let error = list(&mut connection).await.unwrap_err();
+        let (what, line) = protocol_error(&error);
+        assert!(what.contains("limit of 65536 bytes"), "{what}");
+        assert_eq!(line.map(str::len), Some(1024));
+        assert!(!connection.is_alive());
     }
 }

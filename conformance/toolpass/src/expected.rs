@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use toolpass_scenario::fuzzing::check_positioned;
 use toolpass_scenario::{Located, Pos, yaml_error};
 
 use crate::record::quote;
@@ -339,6 +340,28 @@ fn step_headline(step: &crate::run::StepResult) -> String {
     )
 }
 
+/// Fuzz entry point (the `expected_failures` target under `fuzz/`): the
+/// file comes from a repository, so reading it must never panic or hang,
+/// and every error, and every problem its entries cause, must say
+/// `path:line:column:`. Panics, the fuzzer's failure signal, when not.
+#[doc(hidden)]
+#[allow(clippy::panic)]
+pub fn fuzz_parse(data: &[u8]) {
+    const PATH: &str = "expected.yaml";
+    let text = String::from_utf8_lossy(data);
+    let checked = match ExpectedFailures::parse(&text, Path::new(PATH)) {
+        // On a run with no scenario, every entry is a problem at its line.
+        Ok(file) => file
+            .apply(&mut [], false)
+            .iter()
+            .try_for_each(|problem| check_positioned(problem, PATH)),
+        Err(error) => check_positioned(&error, PATH),
+    };
+    if let Err(message) = checked {
+        panic!("{message}\ninput: {text:?}");
+    }
+}
+
 /// The first line of a message, cut to [`FIX_MESSAGE_CHARS`].
 fn prefix(message: &str) -> String {
     message
@@ -348,4 +371,26 @@ fn prefix(message: &str) -> String {
         .chars()
         .take(FIX_MESSAGE_CHARS)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use toolpass_protocol::fuzzing::Mutator;
+
+    use super::*;
+
+    /// Mutated copies of files of every form, so that `cargo test` runs the
+    /// fuzz target's property without the fuzzer.
+    #[test]
+    fn smoke() {
+        let seeds: &[&[u8]] = &[
+            b"- id: edit/fuzzy/nbsp\n  message: \"status: expected\"\n  reason: r\n  issue: https://x/1\n- edit/apply/dollar#3\n",
+            b"# comment only\n",
+            b"[a, b#2, {id: c, reason: \"x\"}]\n",
+            b"- a#0\n- a\n- a\n- {id: '', bogus: 1}\n",
+        ];
+        for input in Mutator::new(0xE4FE).inputs(seeds, 3000) {
+            fuzz_parse(&input);
+        }
+    }
 }

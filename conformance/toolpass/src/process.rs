@@ -25,8 +25,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use toolpass_protocol::method::Method;
 use toolpass_protocol::{
-    ErrorKind, Message, Notification, Request, RequestId, Response, ResponseError, read_message,
-    write_message,
+    ErrorKind, LineSplitter, Message, Notification, ReadError, Request, RequestId, Response,
+    ResponseError, Split, decode_line, write_message,
 };
 
 use crate::error::{CallError, CallErrorKind, StartError, StartErrorKind};
@@ -37,13 +37,6 @@ use crate::stderr::StderrTail;
 /// How many notifications wait for the runner before the oldest are
 /// dropped: a chatty implementation must not grow the runner without bound.
 const NOTIFICATION_BACKLOG: usize = 1024;
-
-/// The longest stdout line accepted. Outcomes are bounded by output budgets,
-/// so a line this long is a runaway implementation, not a big answer.
-const MAX_LINE_BYTES: usize = 256 << 20;
-
-/// How much of an overlong line an error quotes.
-const QUOTED_PREFIX_BYTES: usize = 1024;
 
 /// A running (or ended) implementation process.
 pub(crate) struct Process {
@@ -90,6 +83,7 @@ impl Process {
         root: Option<&Path>,
         stderr_tail_bytes: usize,
         grace: Duration,
+        max_line_bytes: usize,
     ) -> Result<Process, StartError> {
         let (program, args) = implementation.command_line(root)?;
         let mark = reaper::new_mark();
@@ -153,6 +147,7 @@ impl Process {
         tokio::spawn(monitor(
             child,
             stdout,
+            LineSplitter::new(max_line_bytes),
             drain,
             Arc::clone(&shared),
             finished_tx,
@@ -381,9 +376,9 @@ impl Shared {
         }
     }
 
-    /// Handles one stdout line (with its newline).
+    /// Handles one stdout line (without its line end).
     fn route(&self, bytes: &[u8]) {
-        let message = match read_message(&mut &bytes[..]) {
+        let message = match decode_line(bytes, true) {
             Ok(Some(message)) => message,
             // A blank line.
             Ok(None) => return,
@@ -475,13 +470,13 @@ async fn drain_stderr(mut stderr: ChildStderr, shared: Arc<Shared>) {
 async fn monitor(
     mut child: Child,
     stdout: ChildStdout,
+    mut lines: LineSplitter,
     mut drain: JoinHandle<()>,
     shared: Arc<Shared>,
     finished: watch::Sender<bool>,
     grace: Duration,
 ) {
     let mut stdout = BufReader::with_capacity(64 << 10, stdout);
-    let mut line = Vec::new();
     let mut stdout_open = true;
     let mut exited = false;
     let mut status = None;
@@ -490,16 +485,15 @@ async fn monitor(
     let mut deadline: Option<Instant> = None;
     while stdout_open || !exited {
         tokio::select! {
-            read = next_line(&mut stdout, &mut line), if stdout_open => match read {
-                Ok(LineRead::Line) => {
-                    shared.route(&line);
-                    line.clear();
-                }
+            read = next_line(&mut stdout, &mut lines), if stdout_open => match read {
+                Ok(LineRead::Line) => shared.route(lines.line()),
                 Ok(LineRead::TooLong) => {
-                    let prefix = String::from_utf8_lossy(&line[..QUOTED_PREFIX_BYTES]).into_owned();
+                    // Reported as soon as the limit is passed: an endless
+                    // line never ends, and nothing after it can be trusted.
+                    let error = ReadError::too_long(lines.limit(), lines.line());
                     shared.fail(CallErrorKind::ProtocolError {
-                        what: format!("a stdout line longer than {} MiB", MAX_LINE_BYTES >> 20),
-                        line: Some(prefix),
+                        what: format!("stdout {error}"),
+                        line: error.line().map(str::to_owned),
                     });
                     stdout_open = false;
                 }
@@ -554,38 +548,37 @@ async fn monitor(
 }
 
 enum LineRead {
-    /// `line` holds a line and its newline.
+    /// The splitter holds a line.
     Line,
-    /// `line` passed [`MAX_LINE_BYTES`] without a newline.
+    /// The line passed the splitter's limit; it holds the line's start.
     TooLong,
-    /// The end of stdout; `line` holds what came after the last newline.
+    /// The end of stdout; the splitter holds what came after the last
+    /// newline.
     End,
 }
 
-/// Reads up to and including the next newline, appending to `line`.
+/// Reads up to and including the next newline into `lines`, which bounds
+/// how much of a line is held (toolpass-protocol's splitter, the one the
+/// server reads with too).
 ///
-/// Cancel safe: bytes taken from the reader are already in `line`, so a
-/// cancelled call is resumed by the next one.
+/// Cancel safe: bytes taken from the reader are already in the splitter,
+/// so a cancelled call is resumed by the next one.
 async fn next_line(
     reader: &mut BufReader<ChildStdout>,
-    line: &mut Vec<u8>,
+    lines: &mut LineSplitter,
 ) -> std::io::Result<LineRead> {
     loop {
         let available = reader.fill_buf().await?;
         if available.is_empty() {
             return Ok(LineRead::End);
         }
-        let (taken, complete) = match available.iter().position(|&b| b == b'\n') {
-            Some(newline) => (newline + 1, true),
-            None => (available.len(), false),
-        };
-        line.extend_from_slice(&available[..taken]);
+        let (taken, split) = lines.push(available);
         reader.consume(taken);
-        if complete {
-            return Ok(LineRead::Line);
-        }
-        if line.len() > MAX_LINE_BYTES {
-            return Ok(LineRead::TooLong);
+        match split {
+            Some(Split::Line) => return Ok(LineRead::Line),
+            Some(Split::TooLong) => return Ok(LineRead::TooLong),
+            // Never after TooLong: the monitor stops reading then.
+            Some(Split::Skipped) | None => {}
         }
     }
 }

@@ -4,7 +4,8 @@
 use std::io::{self, BufRead, Read, Write};
 
 use toolpass_protocol::{
-    Message, ReadErrorKind, RequestId, ResponseError, parse_line, read_message, write_message,
+    Message, ReadErrorKind, RequestId, ResponseError, parse_line, read_message,
+    read_message_limited, write_message,
 };
 
 const REQUEST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
@@ -297,4 +298,56 @@ fn a_written_message_is_one_flushed_line() {
     let (messages, error) = check(&out.written);
     assert_eq!(messages, vec![message.clone(), message]);
     assert!(error.is_none());
+}
+
+/// A request line of exactly `len` bytes (its line end not counted).
+fn request_of_len(len: usize) -> String {
+    let bare = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":""}}"#;
+    let pad = "x".repeat(len - bare.len());
+    bare.replace(r#""pad":"""#, &format!(r#""pad":"{pad}""#))
+}
+
+#[test]
+fn a_line_at_the_limit_is_read_and_one_byte_more_is_too_long() {
+    let at = request_of_len(300);
+    let over = request_of_len(301);
+    let input = format!("{at}\n{over}\n{at}\r\n{over}\r\n{REQUEST}\n");
+    let mut reader = input.as_bytes();
+    let mut results = Vec::new();
+    while let Some(result) = read_message_limited(&mut reader, 300).transpose() {
+        results.push(result.map_err(|e| (e.kind(), e.limit())));
+    }
+    let kinds: Vec<_> = results
+        .iter()
+        .map(|r| r.as_ref().map(|_| ()).map_err(|e| *e))
+        .collect();
+    let too_long = Err((ReadErrorKind::TooLong, Some(300)));
+    // The overlong lines are read past: the line after each is read as usual.
+    assert_eq!(kinds, [Ok(()), too_long, Ok(()), too_long, Ok(())]);
+}
+
+#[test]
+fn a_line_over_the_limit_names_the_limit_and_quotes_its_start() {
+    let line = format!("{}\n", request_of_len(5000));
+    let error = read_message_limited(&mut line.as_bytes(), 4096).unwrap_err();
+    assert_eq!(error.kind(), ReadErrorKind::TooLong);
+    assert_eq!(error.limit(), Some(4096));
+    assert_eq!(
+        error.to_string().split(": \"").next(),
+        Some("line is longer than the limit of 4096 bytes (4 KiB)")
+    );
+    assert_eq!(error.line().map(str::len), Some(1024));
+    assert!(line.starts_with(error.line().unwrap()));
+    let reply = error.response_error().unwrap();
+    assert_eq!(reply.code, ResponseError::INVALID_REQUEST);
+    assert_eq!(reply.data, Some(serde_json::json!({"limit": 4096})));
+}
+
+#[test]
+fn an_overlong_line_the_input_ends_in_is_too_long_not_cut_off() {
+    let error = read_message_limited(&mut &[b'{'; 100][..], 10).unwrap_err();
+    assert_eq!(error.kind(), ReadErrorKind::TooLong);
+    // Within the limit, the same unfinished line is cut off.
+    let error = read_message_limited(&mut &[b'{'; 100][..], 100).unwrap_err();
+    assert_eq!(error.kind(), ReadErrorKind::CutOff);
 }

@@ -188,6 +188,7 @@ fn bad_files() {
             ),
         ),
         ("no steps", with_head("steps: []\n")),
+        ("empty capture", with_head("steps:\n  - capture: {}\n")),
         ("not YAML", with_head("steps: [\n")),
         (
             "duplicate key",
