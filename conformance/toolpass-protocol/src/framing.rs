@@ -11,8 +11,11 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use crate::jsonrpc::{Message, ResponseError};
+use serde::Serialize;
+
+use crate::jsonrpc::{JSONRPC_VERSION, Message, RequestId, ResponseError};
 use crate::line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
+use crate::method::Method;
 
 /// Reads the next message, or `None` at the end of the input; a line
 /// longer than [`DEFAULT_MAX_LINE_BYTES`] is [`ReadErrorKind::TooLong`].
@@ -132,12 +135,45 @@ pub fn parse_line(line: &str) -> Result<Message, ReadError> {
 
 /// Writes `message` as one line and flushes, so the peer sees it at once.
 pub fn write_message(writer: &mut dyn Write, message: &Message) -> io::Result<()> {
-    // Compact JSON escapes control characters inside strings, so the only
-    // newline in the buffer is the one that ends the line.
-    let mut line = serde_json::to_vec(message)?;
-    line.push(b'\n');
-    writer.write_all(&line)?;
-    writer.flush()
+    // Serialized straight into a buffer of the writer rather than into a
+    // line first: a reply carrying a whole file (an edit's diff) is not held
+    // twice. Compact JSON escapes control characters inside strings, so the
+    // only newline written is the one that ends the line.
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, writer);
+    serde_json::to_writer(&mut buffered, message)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
+}
+
+/// Writes the success response to request `id` whose result is `result`,
+/// serialized straight to `writer`: the same line [`write_message`] writes
+/// for `Response { id, result: Ok(serde_json::to_value(result)) }`, without
+/// first copying a result that may carry whole files into a `Value`.
+///
+/// # Errors
+/// Writing or serializing failed.
+pub fn write_result<M: Method>(
+    writer: &mut dyn Write,
+    id: &RequestId,
+    result: &M::Result,
+) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct WireResult<'a, T> {
+        jsonrpc: &'static str,
+        id: &'a RequestId,
+        result: &'a T,
+    }
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, writer);
+    serde_json::to_writer(
+        &mut buffered,
+        &WireResult {
+            jsonrpc: JSONRPC_VERSION,
+            id,
+            result,
+        },
+    )?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
 }
 
 /// Why [`read_message`] could not return a message.

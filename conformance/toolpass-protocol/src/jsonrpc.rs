@@ -206,6 +206,23 @@ impl Request {
         decode_params::<M::Params>(self.params.as_ref())
             .map_err(|e| ResponseError::invalid_params(M::NAME, e))
     }
+
+    /// [`Request::params`], moving the strings out of the request instead
+    /// of copying them (a call's arguments may carry a whole file); the
+    /// request's params are gone afterwards.
+    ///
+    /// # Errors
+    /// As [`Request::params`].
+    pub fn take_params<M: Method>(&mut self) -> Result<M::Params, ResponseError> {
+        if !self.is::<M>() {
+            return self.params::<M>();
+        }
+        let params = self
+            .params
+            .take()
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        serde_json::from_value(params).map_err(|e| ResponseError::invalid_params(M::NAME, e))
+    }
 }
 
 impl Notification {

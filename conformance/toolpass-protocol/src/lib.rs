@@ -57,7 +57,7 @@ pub use error_code::ErrorCode;
 pub use feature::{FaultPoint, Feature};
 pub use framing::{
     ReadError, ReadErrorKind, decode_line, parse_line, read_message, read_message_limited,
-    write_message,
+    write_message, write_result,
 };
 pub use initialize::{
     Dialect, Implementation, InitializeParams, InitializeResult, ServerCapabilities,

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use toolpass_core::text::{
     Bom, Decoded, LineEnding, TextEncoding, TextErrorKind, decode, decode_as, encode,
-    normalize_to_lf,
+    encode_borrowed, normalize_to_lf,
 };
 
 /// Decodes `bytes`, checks what came out, and checks that writing it back
@@ -22,6 +22,12 @@ fn check_round_trip(bytes: &[u8], text: &str, encoding: TextEncoding, bom: Optio
     );
     let written = encode(&decoded.text, decoded.encoding, decoded.bom).unwrap();
     assert_eq!(written, bytes, "write-back changed the bytes");
+    // The borrowing write-back is the same bytes, whatever the encoding.
+    let borrowed = encode_borrowed(&decoded.text, decoded.encoding, decoded.bom).unwrap();
+    assert_eq!(
+        &*borrowed, bytes,
+        "the borrowing write-back changed the bytes"
+    );
 }
 
 /// Decodes `bytes` and checks it fails with `kind`.

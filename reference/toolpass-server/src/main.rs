@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use toolpass_protocol::{
-    DEFAULT_MAX_LINE_BYTES, ReadErrorKind, ResponseError, read_message_limited, write_message,
+    DEFAULT_MAX_LINE_BYTES, ReadErrorKind, ResponseError, read_message_limited,
 };
 
 use crate::server::{Mode, Server, unreadable};
@@ -168,7 +168,7 @@ fn serve(
             }
         };
         if let Some(reply) = reply {
-            write_message(output, &reply)?;
+            reply.write(output)?;
         }
     }
 }

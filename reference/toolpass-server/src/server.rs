@@ -5,6 +5,7 @@
 //! errors; a tool that fails is a successful reply whose Outcome says so.
 
 use std::collections::HashMap;
+use std::io::{self, Write};
 use std::path::Path;
 
 use serde_json::Value;
@@ -12,7 +13,7 @@ use toolpass_protocol::method::{self, Method};
 use toolpass_protocol::{
     EmptyResult, Feature, Implementation, InitializeResult, Message, Outcome, PROTOCOL_VERSION,
     Request, RequestId, Response, ResponseError, ServerCapabilities, SessionId, SessionOpenResult,
-    ToolpassCapability, ToolsCapability, ToolsListResult,
+    ToolpassCapability, ToolsCapability, ToolsListResult, write_message, write_result,
 };
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::session::{Session, SessionConfig};
@@ -29,6 +30,27 @@ pub(crate) enum Mode {
     Toolpass,
     /// A plain MCP stdio server: no toolpass capability, one implicit session.
     Mcp,
+}
+
+/// An answer to write: a message, or a call's Outcome written straight to
+/// the output ([`write_result`]) so that a result carrying whole files (an
+/// edit's diff holds the old and the new text) is never copied into a
+/// `Value` first.
+pub(crate) enum Reply {
+    /// Any other answer.
+    Message(Message),
+    /// The success response to `tools/call` request `id`.
+    Call(RequestId, Outcome),
+}
+
+impl Reply {
+    /// Writes the reply as one line.
+    pub(crate) fn write(&self, output: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Reply::Message(message) => write_message(output, message),
+            Reply::Call(id, outcome) => write_result::<method::ToolsCall>(output, id, outcome),
+        }
+    }
 }
 
 /// Every session of this process.
@@ -73,9 +95,20 @@ impl Server {
     }
 
     /// Answers one message; notifications and stray responses get no answer.
-    pub(crate) fn handle(&mut self, message: Message) -> Option<Message> {
+    pub(crate) fn handle(&mut self, message: Message) -> Option<Reply> {
         match message {
-            Message::Request(request) => Some(Message::Response(self.respond(&request))),
+            Message::Request(mut request) if request.method == method::TOOLS_CALL => {
+                Some(match self.tools_call(&mut request) {
+                    Ok(outcome) => Reply::Call(request.id, outcome),
+                    Err(error) => Reply::Message(Message::Response(Response {
+                        id: Some(request.id),
+                        result: Err(error),
+                    })),
+                })
+            }
+            Message::Request(request) => {
+                Some(Reply::Message(Message::Response(self.respond(&request))))
+            }
             Message::Notification(_) | Message::Response(_) => None,
         }
     }
@@ -87,7 +120,6 @@ impl Server {
             method::SESSION_OPEN => self.session_open(request),
             method::SESSION_CLOSE => self.session_close(request),
             method::TOOLS_LIST => self.tools_list(request),
-            method::TOOLS_CALL => self.tools_call(request),
             method::FAULT => self.fault(request),
             other => Err(ResponseError::method_not_found(other)),
         };
@@ -188,16 +220,13 @@ impl Server {
         })
     }
 
-    fn tools_call(&mut self, request: &Request) -> Result<Value, ResponseError> {
-        let params = request.params::<method::ToolsCall>()?;
+    fn tools_call(&mut self, request: &mut Request) -> Result<Outcome, ResponseError> {
+        let params = request.take_params::<method::ToolsCall>()?;
         let context = params.meta.as_ref().and_then(|m| m.toolpass.as_ref());
         let session = self.session(context.map(|c| &c.session_id))?;
-        let outcome = call(
-            session,
-            &params.name,
-            &Value::Object(params.arguments.clone()),
-        );
-        encode::<method::ToolsCall>(&outcome)
+        // Moved, not cloned: the arguments may carry a whole file.
+        let arguments = Value::Object(params.arguments);
+        Ok(call(session, &params.name, &arguments))
     }
 
     fn fault(&mut self, request: &Request) -> Result<Value, ResponseError> {
@@ -223,9 +252,9 @@ fn encode<M: Method>(result: &M::Result) -> Result<Value, ResponseError> {
 
 /// The reply to a line that could not be read as a message.
 #[must_use]
-pub(crate) fn unreadable(error: ResponseError) -> Message {
-    Message::Response(Response {
+pub(crate) fn unreadable(error: ResponseError) -> Reply {
+    Reply::Message(Message::Response(Response {
         id: None::<RequestId>,
         result: Err(error),
-    })
+    }))
 }

@@ -4,8 +4,8 @@
 use std::io::{self, BufRead, Read, Write};
 
 use toolpass_protocol::{
-    Message, ReadErrorKind, RequestId, ResponseError, parse_line, read_message,
-    read_message_limited, write_message,
+    Message, Outcome, ReadErrorKind, RequestId, Response, ResponseError, method, parse_line,
+    read_message, read_message_limited, write_message, write_result,
 };
 
 const REQUEST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
@@ -298,6 +298,25 @@ fn a_written_message_is_one_flushed_line() {
     let (messages, error) = check(&out.written);
     assert_eq!(messages, vec![message.clone(), message]);
     assert!(error.is_none());
+}
+
+#[test]
+fn a_result_written_straight_is_the_line_of_its_response_message() {
+    let outcome = Outcome::success("two\nlines \u{2028}".to_owned(), None);
+    let id = RequestId::String("c\"1".to_owned());
+    let mut straight = Recorder::default();
+    write_result::<method::ToolsCall>(&mut straight, &id, &outcome).unwrap();
+    let message = Message::Response(Response {
+        id: Some(id),
+        result: Ok(serde_json::to_value(&outcome).unwrap()),
+    });
+    let mut via_message = Recorder::default();
+    write_message(&mut via_message, &message).unwrap();
+    assert_eq!(
+        String::from_utf8(straight.written.clone()).unwrap(),
+        String::from_utf8(via_message.written).unwrap()
+    );
+    assert_eq!(straight.flushed_at, vec![straight.written.len()]);
 }
 
 /// A request line of exactly `len` bytes (its line end not counted).

@@ -48,6 +48,10 @@ where
     assert_eq!(request.method, M::NAME);
     assert_eq!(request.id, RequestId::Number(7));
     assert_eq!(request.params::<M>().unwrap(), params);
+    // Taking the params moves them out and gives the same value.
+    let mut request = request;
+    assert_eq!(request.take_params::<M>().unwrap(), params);
+    assert_eq!(request.params, None);
 }
 
 fn check_result<M: Method>(result: M::Result)

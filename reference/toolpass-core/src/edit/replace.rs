@@ -55,7 +55,22 @@ pub fn safe_literal_replace(source: &str, old_string: &str, new_string: &str) ->
     if old_string.is_empty() {
         return source.to_owned();
     }
-    source.replace(old_string, new_string)
+    // `str::replace` grows its output by doubling, which holds up to two
+    // buffers of a whole file at once; counting first sizes it exactly.
+    let hits = memmem::find_iter(source.as_bytes(), old_string.as_bytes()).count();
+    let len = source
+        .len()
+        .saturating_sub(hits.saturating_mul(old_string.len()))
+        .saturating_add(hits.saturating_mul(new_string.len()));
+    let mut out = String::with_capacity(len);
+    let mut copied = 0;
+    for start in memmem::find_iter(source.as_bytes(), old_string.as_bytes()) {
+        out.push_str(source.get(copied..start).unwrap_or_default());
+        out.push_str(new_string);
+        copied = start.saturating_add(old_string.len());
+    }
+    out.push_str(source.get(copied..).unwrap_or_default());
+    out
 }
 
 /// Qwen's `applyReplacement` with its four cases.

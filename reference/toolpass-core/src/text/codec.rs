@@ -9,6 +9,7 @@
 //! isUtf8CompatibleEncoding` (label handling) and the encoding half of
 //! `fileSystemService.ts:prepareTextFileContent`.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
@@ -232,6 +233,23 @@ pub fn encode(text: &str, encoding: TextEncoding, bom: Option<Bom>) -> Result<Ve
         }
         .into()
     })
+}
+
+/// [`encode`], borrowing `text`'s own bytes when they already are the
+/// encoding (UTF-8 without a BOM), so writing a large file back does not
+/// copy it first.
+///
+/// # Errors
+/// As [`encode`].
+pub fn encode_borrowed(
+    text: &str,
+    encoding: TextEncoding,
+    bom: Option<Bom>,
+) -> Result<Cow<'_, [u8]>, TextError> {
+    if encoding == TextEncoding::UTF_8 && bom.is_none() {
+        return Ok(Cow::Borrowed(text.as_bytes()));
+    }
+    encode(text, encoding, bom).map(Cow::Owned)
 }
 
 /// The offset of a NUL in the first [`BINARY_SNIFF_LEN`] bytes, if any:

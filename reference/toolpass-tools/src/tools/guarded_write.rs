@@ -163,8 +163,8 @@ impl<'a> GuardedWrite<'a> {
             None => Precondition::Absent,
         };
         let bytes = match current {
-            Some(decoded) => text::encode(content, decoded.encoding, decoded.bom),
-            None => text::encode(content, TextEncoding::UTF_8, None),
+            Some(decoded) => text::encode_borrowed(content, decoded.encoding, decoded.bom),
+            None => text::encode_borrowed(content, TextEncoding::UTF_8, None),
         }
         .map_err(CommitError::Encode)?;
         self.within_cap(bytes.len() as u64)
