@@ -40,7 +40,8 @@ fn an_edit_and_a_write_hold_about_two_files() {
     let text = format!("{}NEEDLE\n", line.repeat(SIZE / line.len()));
     std::fs::write(&path, &text).unwrap();
     let file = path.to_string_lossy().into_owned();
-    execute_call(&session, "read_file", &json!({"file_path": file}));
+    let read = execute_call(&session, "read_file", &json!({"file_path": file}));
+    assert!(!read.result.is_error(), "{:?}", read.result.error);
 
     let edit = json!({"file_path": file, "old_string": "NEEDLE", "new_string": "DONE"});
     let edit_peak = peak_bytes(|| {
