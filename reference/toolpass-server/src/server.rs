@@ -40,7 +40,7 @@ pub(crate) enum Reply {
     /// Any other answer.
     Message(Message),
     /// The success response to `tools/call` request `id`.
-    Call(RequestId, Outcome),
+    Call(RequestId, Box<Outcome>),
 }
 
 impl Reply {
@@ -99,7 +99,7 @@ impl Server {
         match message {
             Message::Request(mut request) if request.method == method::TOOLS_CALL => {
                 Some(match self.tools_call(&mut request) {
-                    Ok(outcome) => Reply::Call(request.id, outcome),
+                    Ok(outcome) => Reply::Call(request.id, Box::new(outcome)),
                     Err(error) => Reply::Message(Message::Response(Response {
                         id: Some(request.id),
                         result: Err(error),
