@@ -22,7 +22,7 @@ use crate::arena::Arena;
 use crate::count::missing;
 use crate::escape::capped;
 use crate::server::{Server, file_args, read_call};
-use crate::table::Row;
+use crate::table::{Row, first_few};
 
 /// The line every edit inserts before.
 const ANCHOR: &str = "END";
@@ -285,12 +285,4 @@ fn append_until(file: &Path, stop: &AtomicBool, interval: Duration) -> Result<Ve
         std::thread::sleep(interval);
     }
     Ok(appended)
-}
-
-/// Up to five of `items`, as a note.
-fn first_few(what: &str, items: &[&str]) -> Option<String> {
-    (!items.is_empty()).then(|| {
-        let shown: Vec<&str> = items.iter().take(5).copied().collect();
-        format!("{what} (first {}): {}", shown.len(), shown.join(", "))
-    })
 }
