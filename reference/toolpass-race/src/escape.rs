@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::arena::{Arena, diff, snapshot};
 use crate::count::{Markers, leak};
 use crate::server::{Budget, Call, Server, file_args, read_call};
-use crate::swap::Swapper;
+use crate::swap::{Swapper, two_cpus};
 use crate::table::{Row, first_few};
 
 /// The tools the swapper attacks.
@@ -117,6 +117,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) parent: &'a Path,
     pub(crate) markers: &'a Markers,
     pub(crate) budget: Budget,
+    /// Whether to keep the swapper and the server on two separate CPUs.
+    pub(crate) pin: bool,
 }
 
 /// Runs the swap attack on `tool` in a fresh arena.
@@ -130,8 +132,16 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         tool.calls(&arena, markers, i)
     })?;
 
+    let cpus = if settings.pin { two_cpus()? } else { None };
+    if let Some((_, server_cpu)) = cpus {
+        server.pin(server_cpu)?;
+    }
     let started = Instant::now();
-    let swapper = Swapper::start(&arena.swapped(), &arena.spare());
+    let swapper = Swapper::start(
+        &arena.swapped(),
+        &arena.spare(),
+        cpus.map(|(swapper, _)| swapper),
+    );
     let answers = server.pipeline(&batch, settings.budget.deadline);
     // Stop the swapper before anything else, even when the calls failed,
     // so root/d is the real directory again.

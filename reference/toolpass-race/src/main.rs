@@ -80,6 +80,12 @@ struct Args {
     /// Fail the run on kill -9 debris (off until the reference cleans up).
     #[arg(long)]
     gate_debris: bool,
+    /// Let the scheduler place the racing parties (by default the swapper
+    /// and the server, the two editing servers, the appender and the
+    /// server each get a CPU of their own: sharing one, they take turns
+    /// and hits drop several-fold).
+    #[arg(long)]
+    no_pin: bool,
     /// Keep the temp dir and print where it is.
     #[arg(long)]
     keep: bool,
@@ -218,6 +224,7 @@ fn one(
                 iterations: args.iterations,
                 deadline,
             },
+            pin: !args.no_pin,
         };
         return escape::attack(tool, &settings);
     }
@@ -238,6 +245,7 @@ fn one(
         seconds: args.seconds,
         append_interval: Duration::from_micros(args.append_interval_us),
         gate_appender: args.gate_appender,
+        pin: !args.no_pin,
     };
     if attack == Attack::TwoServers {
         lost::two_servers(&settings)
