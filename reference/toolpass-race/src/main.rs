@@ -17,8 +17,13 @@
 //!
 //! ```text
 //! just race                         # or: cargo run --release -p toolpass-race --
-//! just race --only read_file --iterations 20000
+//! just race --only read_file --iterations 100000
+//! TMPDIR=/dev/shm just race         # on tmpfs: no fsync cost, more hits per second
 //! ```
+//!
+//! Hits are chance: the counts of one run vary several-fold with the
+//! machine's load and disk. Each run draws fresh markers and a fresh temp
+//! dir, removed at the end (`--keep` keeps it).
 
 mod arena;
 mod count;
