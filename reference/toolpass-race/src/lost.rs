@@ -4,9 +4,12 @@
 //! (`END`), as an agent would: on `file_changed_since_read` it re-reads and
 //! retries. Two reference processes edit one file at once; then one edits
 //! while the harness appends lines, opening the file for each line as
-//! `echo >> file` does (a writer that keeps its descriptor open across a
-//! commit writes to the replaced inode, which no rename-based commit can
-//! save, so that case measures nothing about the reference).
+//! `echo >> file` does. A writer that kept one descriptor for all its lines
+//! would write to the replaced inode after the first commit, which no
+//! rename-based commit can save; one open per line narrows that to the gap
+//! between its open and its write, which is still a descriptor held across
+//! a commit. So the appender's losses measure how often that gap is hit,
+//! and can stay above 0 on a correct reference (hence their own gate).
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};

@@ -3,9 +3,10 @@
 //! Outside reads, writes and names must be 0 in every row, and so must the
 //! updates lost between two reference processes. The appender's losses and
 //! kill -9 debris are reported, and fail the run only when their gate is on
-//! (`--gate-appender`, `--gate-debris`), so CI can enforce them once the
-//! reference fixes them. A row whose tool never worked inside the root
-//! fails too: its zeros would mean nothing.
+//! (`--gate-appender`, `--gate-debris`), so CI can enforce each once the
+//! reference holds it (the appender's perhaps never: see `lost`). A row
+//! whose tool never worked inside the root fails too: its zeros would mean
+//! nothing.
 
 use std::fmt::Write;
 
