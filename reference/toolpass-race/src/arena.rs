@@ -73,10 +73,7 @@ impl Arena {
         let inside = self.swapped();
         fs::create_dir(&inside)?;
         write(&inside.join("x"), &format!("{} x\n", markers.inside))?;
-        write(
-            &inside.join("f"),
-            &format!("{} f\nTARGET\n", markers.inside),
-        )?;
+        write(&inside.join("f"), &edited(&markers.inside))?;
         for k in 0..NAMED_FILES {
             write(
                 &inside.join(format!("{}-{k}.txt", markers.inside)),
@@ -322,6 +319,14 @@ mod tests {
             assert!(text.contains(&markers.secret), "{rel:?}");
         }
         assert_eq!(fs::read_link(arena.spare()).unwrap(), arena.outside);
+        // The edited file has one layout on both sides, so what an edit
+        // shows and where its tokens go do not tell the sides apart.
+        let inside_f = fs::read_to_string(arena.swapped().join("f")).unwrap();
+        let outside_f = fs::read_to_string(arena.outside.join("f")).unwrap();
+        assert_eq!(
+            inside_f.replace(&markers.inside, "M"),
+            outside_f.replace(&markers.secret, "M")
+        );
         assert!(arena.strays().unwrap().is_empty());
     }
 
