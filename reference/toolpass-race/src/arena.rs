@@ -73,10 +73,7 @@ impl Arena {
         let inside = self.swapped();
         fs::create_dir(&inside)?;
         write(&inside.join("x"), &format!("{} x\n", markers.inside))?;
-        write(
-            &inside.join("f"),
-            &format!("{} f\nTARGET\n", markers.inside),
-        )?;
+        write(&inside.join("f"), &edited(&markers.inside))?;
         for k in 0..NAMED_FILES {
             write(
                 &inside.join(format!("{}-{k}.txt", markers.inside)),
@@ -86,10 +83,7 @@ impl Arena {
         write(&self.outside.join("x"), &format!("{} x\n", markers.secret))?;
         // The same anchor as inside, so an edit that escapes succeeds and
         // shows up as a changed outside file rather than a failed match.
-        write(
-            &self.outside.join("f"),
-            &format!("{} f\nTARGET\n", markers.secret),
-        )?;
+        write(&self.outside.join("f"), &edited(&markers.secret))?;
         for k in 0..NAMED_FILES {
             write(
                 &self.outside.join(format!("{}-{k}.txt", markers.name)),
@@ -100,6 +94,22 @@ impl Arena {
         // relative target would mean something else in each.
         std::os::unix::fs::symlink(&self.outside, self.spare())?;
         Ok(())
+    }
+
+    /// Files in the root that hold outside content or carry an outside
+    /// name: what an escaped read wrote back inside.
+    pub(crate) fn copied_inside(&self, markers: &Markers) -> Result<Vec<PathBuf>> {
+        let mut copied = Vec::new();
+        for (rel, node) in snapshot(&self.root)? {
+            let named = rel.to_string_lossy().contains(&markers.name);
+            let holds = node.kind == Kind::File
+                && fs::read_to_string(self.root.join(&rel))
+                    .is_ok_and(|text| text.contains(&markers.secret));
+            if named || holds {
+                copied.push(rel);
+            }
+        }
+        Ok(copied)
     }
 
     /// Entries at the arena's top level that are not part of its layout:
@@ -115,6 +125,18 @@ impl Arena {
         }
         Ok(strays)
     }
+}
+
+/// The file the edit attack edits: its anchor `TARGET` on line 1, its
+/// marker on the last line, more lines apart than an edit's snippet shows
+/// around the change (4) and than the attack reads (1). So its replies show
+/// the marker only if the file changed beyond the edit, and the marker
+/// copied inside by an edit that read the outside file and wrote inside is
+/// counted once, by [`Arena::copied_inside`], not again in every later
+/// reply.
+fn edited(marker: &str) -> String {
+    let filler: String = (0..10).map(|k| format!("filler {k}\n")).collect();
+    format!("TARGET\n{filler}{marker} f\n")
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -297,6 +319,14 @@ mod tests {
             assert!(text.contains(&markers.secret), "{rel:?}");
         }
         assert_eq!(fs::read_link(arena.spare()).unwrap(), arena.outside);
+        // The edited file has one layout on both sides, so what an edit
+        // shows and where its tokens go do not tell the sides apart.
+        let inside_f = fs::read_to_string(arena.swapped().join("f")).unwrap();
+        let outside_f = fs::read_to_string(arena.outside.join("f")).unwrap();
+        assert_eq!(
+            inside_f.replace(&markers.inside, "M"),
+            outside_f.replace(&markers.secret, "M")
+        );
         assert!(arena.strays().unwrap().is_empty());
     }
 
@@ -352,6 +382,35 @@ mod tests {
             diff(&before, &snapshot(out).unwrap()).modified,
             [PathBuf::from("x")]
         );
+    }
+
+    #[test]
+    fn outside_content_or_names_written_inside_are_found() {
+        let (_dir, arena, markers) = arena();
+        assert!(arena.copied_inside(&markers).unwrap().is_empty());
+        let d = arena.swapped();
+        fs::write(d.join("f"), format!("TARGET e1\n{} f\n", markers.secret)).unwrap();
+        fs::write(d.join(format!("{}-9.txt", markers.name)), "copied name").unwrap();
+        fs::write(d.join("new-1"), "innocent").unwrap();
+        let mut copied = arena.copied_inside(&markers).unwrap();
+        copied.sort();
+        assert_eq!(
+            copied,
+            [
+                PathBuf::from(format!("d/{}-9.txt", markers.name)),
+                "d/f".into()
+            ]
+        );
+    }
+
+    #[test]
+    fn the_edited_file_keeps_its_marker_out_of_an_edits_view() {
+        let text = edited("MARK");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "TARGET");
+        let marker_line = lines.iter().position(|l| l.contains("MARK")).unwrap();
+        // Line 1 is read; the snippet shows 4 lines around the change.
+        assert!(marker_line > 1 + 4, "{text}");
     }
 
     #[test]

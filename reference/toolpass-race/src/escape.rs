@@ -13,8 +13,8 @@ use serde_json::json;
 use crate::arena::{Arena, diff, snapshot};
 use crate::count::{Markers, leak};
 use crate::server::{Budget, Call, Server, file_args, read_call};
-use crate::swap::Swapper;
-use crate::table::Row;
+use crate::swap::{Swapper, two_cpus};
+use crate::table::{Row, first_few};
 
 /// The tools the swapper attacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,19 @@ impl Tool {
         }
     }
 
+    /// Whether a marker in a reply proves that this call read outside.
+    ///
+    /// Not for `edit`: its display diff carries the whole file before and
+    /// after, so once an escaped edit has read the outside file and
+    /// committed inside (copying the secret into `root/d/f`), every later
+    /// edit inside echoes the secret. Its escaped reads are counted by what
+    /// they leave behind instead: outside content in the root
+    /// ([`Arena::copied_inside`], counted for every tool) and outside files
+    /// modified. Escaped reads as such are `read_file`'s row.
+    fn replies_attribute_reads(self) -> bool {
+        self != Tool::Edit
+    }
+
     /// Whether `reply` to a call of `name` did this attack's job inside
     /// the root: the marked inside files for the reads and searches, a
     /// success for the writers' own calls.
@@ -104,6 +117,8 @@ pub(crate) struct Settings<'a> {
     pub(crate) parent: &'a Path,
     pub(crate) markers: &'a Markers,
     pub(crate) budget: Budget,
+    /// Whether to keep the swapper and the server on two separate CPUs.
+    pub(crate) pin: bool,
 }
 
 /// Runs the swap attack on `tool` in a fresh arena.
@@ -117,8 +132,16 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         tool.calls(&arena, markers, i)
     })?;
 
+    let cpus = if settings.pin { two_cpus()? } else { None };
+    if let Some((_, server_cpu)) = cpus {
+        server.pin(server_cpu)?;
+    }
     let started = Instant::now();
-    let swapper = Swapper::start(&arena.swapped(), &arena.spare());
+    let swapper = Swapper::start(
+        &arena.swapped(),
+        &arena.spare(),
+        cpus.map(|(swapper, _)| swapper),
+    );
     let answers = server.pipeline(&batch, settings.budget.deadline);
     // Stop the swapper before anything else, even when the calls failed,
     // so root/d is the real directory again.
@@ -131,8 +154,10 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
     for (name, reply) in batch.replies(&answers)? {
         let found = leak(markers, &reply.text);
         tally.calls += 1;
-        tally.outside_reads += u64::from(found.content);
-        tally.outside_names += u64::from(found.name);
+        if tool.replies_attribute_reads() {
+            tally.outside_reads += u64::from(found.content);
+            tally.outside_names += u64::from(found.name);
+        }
         tally.inside += u64::from(tool.worked_inside(name, reply.ok(), found.inside));
         let outcome = reply.error_code().unwrap_or("success");
         *tally
@@ -143,6 +168,7 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
 
     let changes = diff(&before, &snapshot(&arena.outside)?);
     let strays = arena.strays()?;
+    let copied = arena.copied_inside(markers)?;
     let mut notes = vec![
         format!("{} calls, {swaps} swaps", tally.calls),
         format!("outside after the run: {}", changes.describe()),
@@ -151,6 +177,12 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
     if sent < settings.budget.iterations {
         notes.push(capped(sent, settings.budget.iterations));
     }
+    // Each is an escaped read whose result was written back inside.
+    let copied_names: Vec<String> = copied.iter().map(|p| p.display().to_string()).collect();
+    notes.extend(first_few(
+        "files in the root holding outside content or names (each an escaped read)",
+        &copied_names,
+    ));
     if !strays.is_empty() {
         notes.push(format!("beside the root: {}", strays.join(", ")));
     }
@@ -159,7 +191,7 @@ pub(crate) fn attack(tool: Tool, settings: &Settings<'_>) -> Result<Row> {
         iterations: sent,
         seconds,
         inside: Some(tally.inside),
-        outside_reads: Some(tally.outside_reads),
+        outside_reads: Some(tally.outside_reads + copied.len() as u64),
         outside_writes: Some((changes.total() + strays.len()) as u64),
         outside_names: Some(tally.outside_names),
         notes,

@@ -71,8 +71,14 @@ pub(crate) fn attack(settings: &Settings<'_>) -> Result<Row> {
         }
         server.kill()?;
         trials.kills += 1;
-        match fs::metadata(arena.root.join(&name)) {
-            Ok(meta) if meta.len() == settings.size as u64 => trials.complete += 1,
+        let target = arena.root.join(&name);
+        match fs::metadata(&target) {
+            // Judged, then removed: only debris may pile up (on a tmpfs
+            // TMPDIR every complete target would be 50 MB of memory).
+            Ok(meta) if meta.len() == settings.size as u64 => {
+                trials.complete += 1;
+                fs::remove_file(&target)?;
+            }
             Ok(_) => trials.torn += 1,
             Err(_) => {}
         }
@@ -129,6 +135,10 @@ fn time_one_write(settings: &Settings<'_>, arena: &Arena, call: &Call) -> Result
     server.finish()?;
     if !reply.ok() {
         bail!("the timed write failed: {}", reply.text);
+    }
+    let (_, args) = call;
+    if let Some(target) = args["file_path"].as_str() {
+        fs::remove_file(target)?;
     }
     Ok(span)
 }

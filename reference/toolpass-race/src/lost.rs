@@ -4,9 +4,12 @@
 //! (`END`), as an agent would: on `file_changed_since_read` it re-reads and
 //! retries. Two reference processes edit one file at once; then one edits
 //! while the harness appends lines, opening the file for each line as
-//! `echo >> file` does (a writer that keeps its descriptor open across a
-//! commit writes to the replaced inode, which no rename-based commit can
-//! save, so that case measures nothing about the reference).
+//! `echo >> file` does. A writer that kept one descriptor for all its lines
+//! would write to the replaced inode after the first commit, which no
+//! rename-based commit can save; one open per line narrows that to the gap
+//! between its open and its write, which is still a descriptor held across
+//! a commit. So the appender's losses measure how often that gap is hit,
+//! and can stay above 0 on a correct reference (hence their own gate).
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -22,7 +25,8 @@ use crate::arena::Arena;
 use crate::count::missing;
 use crate::escape::capped;
 use crate::server::{Server, file_args, read_call};
-use crate::table::Row;
+use crate::swap::{pin, two_cpus};
+use crate::table::{Row, first_few};
 
 /// The line every edit inserts before.
 const ANCHOR: &str = "END";
@@ -43,6 +47,8 @@ pub(crate) struct Settings<'a> {
     /// Pause between two appended lines.
     pub(crate) append_interval: Duration,
     pub(crate) gate_appender: bool,
+    /// Whether to keep the two actors on two separate CPUs.
+    pub(crate) pin: bool,
 }
 
 /// One editor's record.
@@ -122,30 +128,58 @@ fn edit_loop(
     Ok(edits)
 }
 
-/// A fresh arena with the shared file.
-fn shared_file(parent: &Path, name: &str) -> Result<(Arena, PathBuf)> {
-    let arena = Arena::new(parent, name)?;
-    let file = arena.root.join("shared.txt");
-    fs::write(&file, format!("head\n{ANCHOR}\n"))?;
-    Ok((arena, file))
+/// The shared file of one attack, and what every editor of it needs.
+struct Shared<'a> {
+    settings: &'a Settings<'a>,
+    arena: Arena,
+    file: PathBuf,
+    deadline: Instant,
+    /// Two CPUs to spread the attack's two actors over.
+    cpus: Option<(usize, usize)>,
 }
 
-/// Edits of `file` by one more reference process, on its own thread.
-fn spawn_editor<'s>(
-    scope: &'s std::thread::Scope<'s, '_>,
-    server: &'s Path,
-    arena: &'s Arena,
-    file: &'s Path,
-    side: &'s str,
-    count: usize,
-    deadline: Instant,
-) -> std::thread::ScopedJoinHandle<'s, Result<Edits>> {
-    scope.spawn(move || {
-        let mut server = Server::start(server, &arena.tmp, &arena.root)?;
-        let edits = edit_loop(&mut server, file, side, count, deadline)?;
-        server.finish()?;
-        Ok(edits)
-    })
+impl<'a> Shared<'a> {
+    /// A fresh arena with the shared file, and the attack's clock started.
+    fn new(settings: &'a Settings<'a>, name: &str) -> Result<Shared<'a>> {
+        let arena = Arena::new(settings.parent, name)?;
+        let file = arena.root.join("shared.txt");
+        fs::write(&file, format!("head\n{ANCHOR}\n"))?;
+        let cpus = if settings.pin { two_cpus()? } else { None };
+        let deadline = Instant::now() + Duration::from_secs_f64(settings.seconds);
+        Ok(Shared {
+            settings,
+            arena,
+            file,
+            deadline,
+            cpus,
+        })
+    }
+
+    /// One more reference process editing the file as `side`, on its own
+    /// thread, kept on `cpu` when given.
+    fn spawn_editor<'s>(
+        &'s self,
+        scope: &'s std::thread::Scope<'s, '_>,
+        side: &'s str,
+        cpu: Option<usize>,
+    ) -> std::thread::ScopedJoinHandle<'s, Result<Edits>> {
+        scope.spawn(move || {
+            let arena = &self.arena;
+            let mut server = Server::start(self.settings.server, &arena.tmp, &arena.root)?;
+            if let Some(cpu) = cpu {
+                server.pin(cpu)?;
+            }
+            let edits = edit_loop(
+                &mut server,
+                &self.file,
+                side,
+                self.settings.edits,
+                self.deadline,
+            )?;
+            server.finish()?;
+            Ok(edits)
+        })
+    }
 }
 
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
@@ -156,33 +190,16 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> 
 
 /// Two reference processes, each making `edits` edits of one file.
 pub(crate) fn two_servers(settings: &Settings<'_>) -> Result<Row> {
-    let (arena, file) = shared_file(settings.parent, "two-servers")?;
     let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(settings.seconds);
+    let shared = Shared::new(settings, "two-servers")?;
     let (a, b) = std::thread::scope(|scope| {
-        let a = spawn_editor(
-            scope,
-            settings.server,
-            &arena,
-            &file,
-            "A",
-            settings.edits,
-            deadline,
-        );
-        let b = spawn_editor(
-            scope,
-            settings.server,
-            &arena,
-            &file,
-            "B",
-            settings.edits,
-            deadline,
-        );
+        let a = shared.spawn_editor(scope, "A", shared.cpus.map(|c| c.0));
+        let b = shared.spawn_editor(scope, "B", shared.cpus.map(|c| c.1));
         (joined(a), joined(b))
     });
     let (a, b) = (a?, b?);
     let seconds = started.elapsed().as_secs_f64();
-    let text = fs::read_to_string(&file)?;
+    let text = fs::read_to_string(&shared.file)?;
     let reported: Vec<String> = a.reported.iter().chain(&b.reported).cloned().collect();
     let lost = missing(&reported, &text);
     let given_up: Vec<String> = a.failed.iter().chain(&b.failed).cloned().collect();
@@ -217,28 +234,24 @@ pub(crate) fn two_servers(settings: &Settings<'_>) -> Result<Row> {
 
 /// One reference process editing while the harness appends lines.
 pub(crate) fn appender(settings: &Settings<'_>) -> Result<Row> {
-    let (arena, file) = shared_file(settings.parent, "appender")?;
     let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(settings.seconds);
+    let shared = Shared::new(settings, "appender")?;
     let stop = AtomicBool::new(false);
     let (edits, appended) = std::thread::scope(|scope| {
-        let appending = scope.spawn(|| append_until(&file, &stop, settings.append_interval));
-        let editor = spawn_editor(
-            scope,
-            settings.server,
-            &arena,
-            &file,
-            "E",
-            settings.edits,
-            deadline,
-        );
+        let appending = scope.spawn(|| {
+            if let Some((cpu, _)) = shared.cpus {
+                pin(None, cpu)?;
+            }
+            append_until(&shared.file, &stop, settings.append_interval)
+        });
+        let editor = shared.spawn_editor(scope, "E", shared.cpus.map(|c| c.1));
         let edits = joined(editor);
         stop.store(true, Ordering::Relaxed);
         (edits, joined(appending))
     });
     let (edits, appended) = (edits?, appended?);
     let seconds = started.elapsed().as_secs_f64();
-    let text = fs::read_to_string(&file)?;
+    let text = fs::read_to_string(&shared.file)?;
     let lost = missing(&appended, &text);
     let edits_lost = missing(&edits.reported, &text);
     let mut notes = vec![
@@ -285,12 +298,4 @@ fn append_until(file: &Path, stop: &AtomicBool, interval: Duration) -> Result<Ve
         std::thread::sleep(interval);
     }
     Ok(appended)
-}
-
-/// Up to five of `items`, as a note.
-fn first_few(what: &str, items: &[&str]) -> Option<String> {
-    (!items.is_empty()).then(|| {
-        let shown: Vec<&str> = items.iter().take(5).copied().collect();
-        format!("{what} (first {}): {}", shown.len(), shown.join(", "))
-    })
 }

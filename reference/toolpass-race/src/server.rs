@@ -144,6 +144,11 @@ impl Server {
         Ok(server)
     }
 
+    /// Keeps the server on `cpu`.
+    pub(crate) fn pin(&self, cpu: usize) -> Result<()> {
+        crate::swap::pin(Some(rustix::process::Pid::from_child(&self.child)), cpu)
+    }
+
     fn stdin(&mut self) -> Result<&mut ChildStdin> {
         self.stdin
             .as_mut()

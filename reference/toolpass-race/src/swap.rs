@@ -12,6 +12,8 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result, anyhow};
 use rustix::fs::{CWD, RenameFlags, renameat_with};
+use rustix::process::Pid;
+use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
 
 /// A running swapper; [`Swapper::stop`] ends it with `root/d` the real
 /// directory again.
@@ -21,12 +23,17 @@ pub(crate) struct Swapper {
 }
 
 impl Swapper {
-    /// Starts exchanging `a` and `b` (both absolute).
-    pub(crate) fn start(a: &Path, b: &Path) -> Swapper {
+    /// Starts exchanging `a` and `b` (both absolute), on `cpu` when given.
+    pub(crate) fn start(a: &Path, b: &Path, cpu: Option<usize>) -> Swapper {
         let stop = Arc::new(AtomicBool::new(false));
         let (a, b) = (a.to_owned(), b.to_owned());
         let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || swap_until(&flag, &a, &b));
+        let thread = std::thread::spawn(move || {
+            if let Some(cpu) = cpu {
+                pin(None, cpu)?;
+            }
+            swap_until(&flag, &a, &b)
+        });
         Swapper { stop, thread }
     }
 
@@ -37,6 +44,24 @@ impl Swapper {
             .join()
             .map_err(|_| anyhow!("the swapper panicked"))?
     }
+}
+
+/// Two CPUs this process may run on, one for the swapper and one for the
+/// server, or `None` with fewer. A hit needs both running at once: when
+/// the scheduler puts them on one core they take turns, the link never
+/// moves while the server works, and a run can count 0 on a server that
+/// races.
+pub(crate) fn two_cpus() -> Result<Option<(usize, usize)>> {
+    let allowed = sched_getaffinity(None).context("sched_getaffinity")?;
+    let mut cpus = (0..CpuSet::MAX_CPU).filter(|&cpu| allowed.is_set(cpu));
+    Ok(cpus.next().zip(cpus.next()))
+}
+
+/// Keeps `pid` (this thread when `None`) on `cpu`.
+pub(crate) fn pin(pid: Option<Pid>, cpu: usize) -> Result<()> {
+    let mut set = CpuSet::new();
+    set.set(cpu);
+    sched_setaffinity(pid, &set).with_context(|| format!("sched_setaffinity to CPU {cpu}"))
 }
 
 fn swap_until(stop: &AtomicBool, a: &Path, b: &Path) -> Result<u64> {
@@ -73,7 +98,7 @@ mod tests {
         fs::create_dir(dir.path().join("outside")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("outside"), &link).unwrap();
 
-        let swapper = Swapper::start(&real, &link);
+        let swapper = Swapper::start(&real, &link, None);
         let mut seen_link = false;
         // By time, not by count: on a loaded machine the thread may start
         // late.

@@ -3,9 +3,10 @@
 //! Outside reads, writes and names must be 0 in every row, and so must the
 //! updates lost between two reference processes. The appender's losses and
 //! kill -9 debris are reported, and fail the run only when their gate is on
-//! (`--gate-appender`, `--gate-debris`), so CI can enforce them once the
-//! reference fixes them. A row whose tool never worked inside the root
-//! fails too: its zeros would mean nothing.
+//! (`--gate-appender`, `--gate-debris`), so CI can enforce each once the
+//! reference holds it (the appender's perhaps never: see `lost`). A row
+//! whose tool never worked inside the root fails too: its zeros would mean
+//! nothing.
 
 use std::fmt::Write;
 
@@ -84,6 +85,14 @@ impl Row {
     }
 }
 
+/// A note naming up to five of `items`, or none when there are none.
+pub(crate) fn first_few<S: AsRef<str>>(what: &str, items: &[S]) -> Option<String> {
+    (!items.is_empty()).then(|| {
+        let shown: Vec<&str> = items.iter().take(5).map(AsRef::as_ref).collect();
+        format!("{what} ({} in all): {}", items.len(), shown.join(", "))
+    })
+}
+
 /// The table, aligned, then each row's notes.
 pub(crate) fn render(rows: &[Row]) -> String {
     let cells: Vec<[String; 9]> = rows.iter().map(Row::cells).collect();
@@ -136,6 +145,16 @@ mod tests {
             outside_names: Some(0),
             ..Row::default()
         }
+    }
+
+    #[test]
+    fn first_few_names_five_and_counts_all() {
+        let items: Vec<String> = (0..7).map(|i| format!("t{i}")).collect();
+        assert_eq!(
+            first_few("missing", &items).unwrap(),
+            "missing (7 in all): t0, t1, t2, t3, t4"
+        );
+        assert_eq!(first_few::<&str>("missing", &[]), None);
     }
 
     #[test]
