@@ -25,6 +25,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use toolpass_tools::sandbox::Sandbox;
 use toolpass_tools::session::{Session, SessionConfig};
 use toolpass_tools::tools::grep_search::render::{Budget, render};
 use toolpass_tools::tools::grep_search::search::{Search, Strategy};
@@ -108,7 +109,10 @@ fn contenders(corpus: &Path, rg: &str) -> Vec<Contender> {
         move || {
             let search = Search::new(TOOL_PATTERN, None, Strategy::for_dir(&dir))
                 .expect("the bench pattern compiles");
-            let files = search.run(&dir);
+            let sandbox = Sandbox::new(&dir).expect("a sandbox over the corpus");
+            let files = search
+                .run(&sandbox, sandbox.root())
+                .expect("the corpus opens");
             let out = render(
                 TOOL_PATTERN,
                 "in the workspace directory",

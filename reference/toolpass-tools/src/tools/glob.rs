@@ -10,7 +10,9 @@
 //! session's line threshold is lower), and the walk stops after 1 000
 //! matches, as Qwen's does, saying "at least".
 //!
-//! The walk is sequential and sorted by file name, so which 1 000 files a
+//! The walk ([`walk::walk_sorted`]) happens beneath directory handles, so a
+//! directory swapped for a symlink to outside is never walked into. It is
+//! sequential and sorted by file name, so which 1 000 files a
 //! huge match keeps is deterministic (Qwen keeps the first 1 000 its
 //! directory reads happen to return). Ties in modification time keep that
 //! walk order, as Qwen's stable sort keeps its stream order.
@@ -21,18 +23,18 @@ pub mod pattern;
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ignore::WalkBuilder;
 use serde::Deserialize;
 
 use self::pattern::Pattern;
 use super::collate::locale_cmp;
 use super::grep_search::dir_arg::{SearchDir, resolve_dir};
 use super::ignore_files::Discovery;
+use super::walk::{self, StartError, Step, open_start};
 use crate::kind::Kind;
 use crate::result::{Display, ToolResult};
+use crate::sandbox::Sandbox;
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
@@ -144,7 +146,13 @@ impl Invocation for GlobInvocation {
             Some(_) => format!("within {}", self.dir.path.display()),
             None => "in the workspace directory".to_owned(),
         };
-        let (mut entries, hit_limit) = collect(session.sandbox().root(), &self.dir.path, pattern);
+        let (mut entries, hit_limit) = match collect(session.sandbox(), &self.dir.path, pattern) {
+            Ok(found) => found,
+            Err(e) => match e.into_result() {
+                Ok(escaped) => return escaped,
+                Err(_) => (Vec::new(), false),
+            },
+        };
         if entries.is_empty() {
             return found_result(
                 format!("No files found matching pattern \"{pattern}\" {location}"),
@@ -196,47 +204,45 @@ fn found_result(llm_content: String, display: String, paths: Vec<PathBuf>) -> To
 
 /// The matches under `dir` in walk order, and whether the walk stopped at
 /// [`MAX_COLLECTED`].
-#[must_use]
-pub fn collect(root: &Path, dir: &Path, pattern: &str) -> (Vec<Entry>, bool) {
-    let discovery = Arc::new(Discovery::new(root));
+///
+/// # Errors
+/// When `dir` cannot be opened beneath the root: an escape, or an IO error.
+pub fn collect(
+    sandbox: &Sandbox,
+    dir: &Path,
+    pattern: &str,
+) -> Result<(Vec<Entry>, bool), StartError> {
+    let discovery = Discovery::new(sandbox);
     if discovery.ignores_dir_or_ancestor(dir) {
-        return (Vec::new(), false);
+        return Ok((Vec::new(), false));
     }
-    let pattern = Pattern::new(pattern, dir);
-    let mut walk = WalkBuilder::new(dir);
-    walk.standard_filters(false)
-        .follow_links(false)
-        .max_depth(pattern.max_depth())
-        .sort_by_file_name(Ord::cmp);
-    let filter = Arc::clone(&discovery);
-    walk.filter_entry(move |e| {
-        e.depth() == 0 || !filter.ignores(e.path(), e.file_type().is_some_and(|t| t.is_dir()))
-    });
+    let start = open_start(sandbox, dir)?;
+    let pattern = Pattern::new(pattern, dir, |rel| start.exists(sandbox.root_dir(), rel));
     let mut entries = Vec::new();
-    for entry in walk.build().filter_map(Result::ok) {
-        if entry.depth() == 0 || entry.file_type().is_none_or(|t| t.is_dir()) {
-            continue;
+    let mut hit_limit = false;
+    walk::walk_sorted(start.dir, pattern.max_depth(), |entry| {
+        // Paths are judged as the absolute path `dir` joined with the
+        // entry's, as Qwen and the ignore rules judge them.
+        let path = dir.join(entry.rel());
+        if discovery.ignores(&path, entry.is_dir()) {
+            return Step::Skip;
         }
-        let Ok(rel) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        if !pattern.matches(&rel.to_string_lossy(), entry.path()) {
-            continue;
+        if entry.is_dir() || !pattern.matches(&entry.rel().to_string_lossy(), &path) {
+            return Step::Continue;
         }
         if entries.len() >= MAX_COLLECTED {
-            return (entries, true);
+            hit_limit = true;
+            return Step::Stop;
         }
         let mtime_ns = entry
-            .metadata()
+            .symlink_metadata()
             .ok()
             .and_then(|m| m.modified().ok())
-            .map_or(0, system_time_ns);
-        entries.push(Entry {
-            path: entry.into_path(),
-            mtime_ns,
-        });
-    }
-    (entries, false)
+            .map_or(0, |t| system_time_ns(t.into_std()));
+        entries.push(Entry { path, mtime_ns });
+        Step::Continue
+    });
+    Ok((entries, hit_limit))
 }
 
 /// Qwen's `sortFileEntries`, a stable sort: recent files (modified less than

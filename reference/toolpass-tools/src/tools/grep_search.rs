@@ -19,6 +19,7 @@
 
 pub mod dir_arg;
 pub mod fnmatch;
+pub mod git_rules;
 pub mod regex_error;
 pub mod render;
 pub mod search;
@@ -162,7 +163,13 @@ impl Invocation for GrepInvocation {
                 );
             }
         };
-        let files = search.run(&self.dir.path);
+        let files = match search.run(session.sandbox(), &self.dir.path) {
+            Ok(files) => files,
+            Err(e) => match e.into_result() {
+                Ok(escaped) => return escaped,
+                Err(_) => Vec::new(),
+            },
+        };
         let location = match &self.dir.shown {
             Some(path) => format!("in path \"{path}\""),
             None => "in the workspace directory".to_owned(),

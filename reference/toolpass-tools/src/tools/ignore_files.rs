@@ -18,16 +18,22 @@
 //!
 //! Files are read as Qwen reads them: decoded lossily (Node's `utf-8`), split
 //! on `\n`, a trailing `\r` dropped, blank lines and `#` comments skipped.
+//! They are opened beneath the session root's handle, so an ignore file (or
+//! a directory on the way to it) that is a symlink leading outside counts as
+//! absent: its text never comes from outside the root.
 //! Paths are judged relative to the project root, as Qwen judges them,
 //! whatever directory a tool looks at. Pattern semantics are git's, from the
 //! `ignore` crate (ripgrep's), where Qwen uses the npm `ignore` package.
 
 use std::collections::HashMap;
-use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use cap_std::fs::Dir;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
+use crate::sandbox::Sandbox;
 
 /// Qwen's ignore files besides `.gitignore`, in its order.
 pub const QWEN_IGNORE_FILES: [&str; 3] = [".qwenignore", ".agentignore", ".aiignore"];
@@ -41,13 +47,13 @@ pub struct Discovery {
 }
 
 impl Discovery {
-    /// Loads the rules of `root`.
+    /// Loads the rules of the sandbox's root.
     #[must_use]
-    pub fn new(root: &Path) -> Self {
+    pub fn new(sandbox: &Sandbox) -> Self {
         Discovery {
-            root: root.to_path_buf(),
-            qwen: QwenIgnore::load(root),
-            git: GitIgnore::load(root),
+            root: sandbox.root().to_path_buf(),
+            qwen: QwenIgnore::load(sandbox),
+            git: GitIgnore::load(sandbox),
         }
     }
 
@@ -82,13 +88,14 @@ pub struct QwenIgnore {
 }
 
 impl QwenIgnore {
-    /// Loads the files present under `root`.
+    /// Loads the files present at the sandbox's root.
     #[must_use]
-    pub fn load(root: &Path) -> Self {
+    pub fn load(sandbox: &Sandbox) -> Self {
+        let root = sandbox.root();
         let sources = QWEN_IGNORE_FILES
             .iter()
             .filter_map(|name| {
-                let m = matcher(root, &read_text(&root.join(name))?);
+                let m = matcher(root, &read_text(sandbox.root_dir(), Path::new(name))?);
                 (!m.is_empty()).then_some((*name, m))
             })
             .collect();
@@ -113,6 +120,8 @@ impl QwenIgnore {
 #[derive(Debug)]
 pub struct GitIgnore {
     root: PathBuf,
+    /// The root's handle, beneath which the files are read.
+    root_dir: Arc<Dir>,
     /// `.git` and `.git/info/exclude`, rooted at the project root.
     global: Gitignore,
     /// Each directory's own `.gitignore`, loaded on first use.
@@ -120,15 +129,20 @@ pub struct GitIgnore {
 }
 
 impl GitIgnore {
-    /// The rules of `root`, or `None` when `root` is not in a git repository.
+    /// The rules of the sandbox's root, or `None` when the root is not in a
+    /// git repository. (Whether one is asks about `.git` above the root
+    /// too, as Qwen's `isGitRepository` does; only existence, no content.)
     #[must_use]
-    pub fn load(root: &Path) -> Option<Self> {
+    pub fn load(sandbox: &Sandbox) -> Option<Self> {
+        let root = sandbox.root();
         if !root.ancestors().any(|a| a.join(".git").exists()) {
             return None;
         }
-        let exclude = read_text(&root.join(".git/info/exclude")).unwrap_or_default();
+        let root_dir = Arc::new(sandbox.root_dir().try_clone().ok()?);
+        let exclude = read_text(&root_dir, Path::new(".git/info/exclude")).unwrap_or_default();
         Some(GitIgnore {
             root: root.to_path_buf(),
+            root_dir,
             global: matcher(root, &format!(".git\n{exclude}")),
             per_dir: Mutex::default(),
         })
@@ -174,7 +188,8 @@ impl GitIgnore {
         cache
             .entry(dir.to_path_buf())
             .or_insert_with(|| {
-                let gi = matcher(dir, &read_text(&dir.join(".gitignore"))?);
+                let rel = dir.strip_prefix(&self.root).ok()?.join(".gitignore");
+                let gi = matcher(dir, &read_text(&self.root_dir, &rel)?);
                 (!gi.is_empty()).then(|| Arc::new(gi))
             })
             .clone()
@@ -183,9 +198,22 @@ impl GitIgnore {
 
 /// An ignore file's text, decoded as Node's `readFileSync(path, 'utf-8')`
 /// decodes it: invalid bytes become U+FFFD and the rest still counts.
-fn read_text(path: &Path) -> Option<String> {
-    let bytes = fs::read(path).ok()?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+fn read_text(root_dir: &Dir, rel: &Path) -> Option<String> {
+    read_beneath(root_dir, rel).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The bytes of the file at `rel` beneath `root_dir`: symlinks are followed
+/// while they stay beneath it. `None` when it is missing, unreadable or
+/// leads outside.
+#[must_use]
+pub fn read_beneath(root_dir: &Dir, rel: &Path) -> Option<Vec<u8>> {
+    let mut file = root_dir.open(rel).ok()?.into_std();
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// A gitignore matcher rooted at `dir` from the lines of `text`, read the
@@ -208,13 +236,15 @@ fn matcher(dir: &Path, text: &str) -> Gitignore {
 mod tests {
     use super::*;
 
+    use std::fs;
+
     #[test]
     fn qwen_ignore_files_name_themselves() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::write(root.join(".qwenignore"), "secret.txt\n").unwrap();
         fs::write(root.join(".aiignore"), "*.key\r\n# comment\n").unwrap();
-        let q = QwenIgnore::load(root);
+        let q = QwenIgnore::load(&Sandbox::new(root).unwrap());
         assert_eq!(
             q.ignored_by(&root.join("secret.txt"), false),
             Some(".qwenignore")
@@ -233,9 +263,9 @@ mod tests {
         fs::create_dir_all(root.join("sub")).unwrap();
         fs::write(root.join(".gitignore"), "*.log\n").unwrap();
         fs::write(root.join("sub/.gitignore"), "!keep.log\n").unwrap();
-        assert!(GitIgnore::load(root).is_none());
+        assert!(GitIgnore::load(&Sandbox::new(root).unwrap()).is_none());
         fs::create_dir(root.join(".git")).unwrap();
-        let g = GitIgnore::load(root).unwrap();
+        let g = GitIgnore::load(&Sandbox::new(root).unwrap()).unwrap();
         assert!(g.is_ignored(&root.join("sub/x.log"), false));
         assert!(!g.is_ignored(&root.join("sub/keep.log"), false));
         assert!(g.is_ignored(&root.join(".git"), true));
@@ -247,7 +277,7 @@ mod tests {
         let root = fs::canonicalize(dir.path()).unwrap();
         fs::write(root.join(".qwenignore"), "secret/\n*.log\n").unwrap();
         fs::write(root.join(".gitignore"), "*.txt\n").unwrap();
-        let d = Discovery::new(&root);
+        let d = Discovery::new(&Sandbox::new(&root).unwrap());
         assert!(d.ignores(&root.join("secret"), true));
         assert!(d.ignores(&root.join("secret/a.rs"), false));
         assert!(d.ignores(&root.join("x/app.log"), false));
@@ -263,7 +293,7 @@ mod tests {
         fs::write(root.join(".git/info/exclude"), "*.bak\n").unwrap();
         fs::write(root.join(".gitignore"), "*.tmp\nbuild/\n").unwrap();
         fs::write(root.join("sub/.gitignore"), "!keep.tmp\nlocal.txt\n").unwrap();
-        let d = Discovery::new(&root);
+        let d = Discovery::new(&Sandbox::new(&root).unwrap());
         assert!(d.ignores(&root.join("a.tmp"), false));
         assert!(d.ignores(&root.join("sub/a.tmp"), false));
         assert!(!d.ignores(&root.join("sub/keep.tmp"), false));
@@ -287,7 +317,7 @@ mod tests {
         fs::create_dir_all(root.join("sub/keep")).unwrap();
         fs::write(root.join(".gitignore"), "*.log\n").unwrap();
         fs::write(root.join("sub/.gitignore"), "!keep/\n").unwrap();
-        let g = GitIgnore::load(&root).unwrap();
+        let g = GitIgnore::load(&Sandbox::new(&root).unwrap()).unwrap();
         assert!(g.is_ignored(&root.join("sub/keep/a.log"), false));
         assert!(!g.is_ignored(&root.join("sub/keep/a.txt"), false));
     }
@@ -303,10 +333,13 @@ mod tests {
             "build/\n!build/keep/\n!build/a.txt\n",
         )
         .unwrap();
-        let g = GitIgnore::load(&root).unwrap();
+        let g = GitIgnore::load(&Sandbox::new(&root).unwrap()).unwrap();
         assert!(g.is_ignored(&root.join("build/a.txt"), false));
         assert!(g.is_ignored(&root.join("build/keep/x.txt"), false));
-        assert!(Discovery::new(&root).ignores_dir_or_ancestor(&root.join("build/keep")));
+        assert!(
+            Discovery::new(&Sandbox::new(&root).unwrap())
+                .ignores_dir_or_ancestor(&root.join("build/keep"))
+        );
     }
 
     #[test]
@@ -314,11 +347,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::write(root.join(".qwenignore"), b"secret\xff\n*.log\n").unwrap();
-        let q = QwenIgnore::load(root);
+        let q = QwenIgnore::load(&Sandbox::new(root).unwrap());
         assert_eq!(
             q.ignored_by(&root.join("a.log"), false),
             Some(".qwenignore")
         );
         assert_eq!(q.ignored_by(&root.join("b.txt"), false), None);
+    }
+
+    #[test]
+    fn an_ignore_file_leading_outside_counts_as_absent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(outside.join("rules"), "*.txt\n").unwrap();
+        std::os::unix::fs::symlink(outside.join("rules"), root.join(".qwenignore")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("sub")).unwrap();
+        fs::write(outside.join(".gitignore"), "*.md\n").unwrap();
+        let d = Discovery::new(&Sandbox::new(&root).unwrap());
+        assert!(!d.ignores(&root.join("a.txt"), false));
+        assert!(!d.ignores(&root.join("sub/a.md"), false));
     }
 }

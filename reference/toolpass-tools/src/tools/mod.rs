@@ -11,6 +11,7 @@ pub mod list_directory;
 mod node;
 pub mod path_arg;
 pub mod read_file;
+pub mod walk;
 pub mod write_file;
 
 use std::sync::Arc;

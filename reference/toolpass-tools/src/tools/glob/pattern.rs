@@ -29,10 +29,11 @@ pub struct Pattern {
 }
 
 impl Pattern {
-    /// Compiles `pattern` for a search from `dir`.
+    /// Compiles `pattern` for a search from `dir`; `exists` says whether a
+    /// path relative to `dir` exists (asked beneath the root's handle).
     #[must_use]
-    pub fn new(pattern: &str, dir: &Path) -> Self {
-        let literal = names_existing_path(pattern, dir);
+    pub fn new(pattern: &str, dir: &Path, exists: impl FnOnce(&Path) -> bool) -> Self {
+        let literal = names_existing_path(pattern, dir, exists);
         let mut p = pattern;
         while let Some(rest) = p.strip_prefix("./") {
             p = rest;
@@ -87,10 +88,12 @@ impl Pattern {
 
 /// Qwen's `fs.existsSync(path.join(searchDir, pattern))`, which makes it
 /// `escape` the pattern. Only paths inside `dir` are looked at.
-fn names_existing_path(pattern: &str, dir: &Path) -> bool {
+fn names_existing_path(pattern: &str, dir: &Path, exists: impl FnOnce(&Path) -> bool) -> bool {
     let joined =
         crate::tools::grep_search::dir_arg::resolve_lexically(dir, pattern.trim_start_matches('/'));
-    joined.starts_with(dir) && joined != dir && joined.exists()
+    joined
+        .strip_prefix(dir)
+        .is_ok_and(|rel| !rel.as_os_str().is_empty() && exists(rel))
 }
 
 /// `{3..5}` → `{3,4,5}`, as brace expansion does, for ranges up to
@@ -159,7 +162,7 @@ mod tests {
     use super::*;
 
     fn check(pattern: &str, yes: &[&str], no: &[&str]) {
-        let p = Pattern::new(pattern, Path::new("/nonexistent-toolpass-dir"));
+        let p = Pattern::new(pattern, Path::new("/nonexistent-toolpass-dir"), |_| false);
         for rel in yes {
             assert!(
                 p.matches(rel, &Path::new("/nonexistent-toolpass-dir").join(rel)),
@@ -189,9 +192,12 @@ mod tests {
     #[test]
     fn depth_is_bounded_only_without_globstar_or_braces() {
         let dir = Path::new("/nonexistent-toolpass-dir");
-        assert_eq!(Pattern::new("*.rs", dir).max_depth(), Some(1));
-        assert_eq!(Pattern::new("src/*/a.rs", dir).max_depth(), Some(3));
-        assert_eq!(Pattern::new("**/a.rs", dir).max_depth(), None);
-        assert_eq!(Pattern::new("{a,b/c}.rs", dir).max_depth(), None);
+        assert_eq!(Pattern::new("*.rs", dir, |_| false).max_depth(), Some(1));
+        assert_eq!(
+            Pattern::new("src/*/a.rs", dir, |_| false).max_depth(),
+            Some(3)
+        );
+        assert_eq!(Pattern::new("**/a.rs", dir, |_| false).max_depth(), None);
+        assert_eq!(Pattern::new("{a,b/c}.rs", dir, |_| false).max_depth(), None);
     }
 }

@@ -1,6 +1,8 @@
-//! The search core of `grep_search`: a parallel walk with `ignore` and a
-//! line-oriented search with `grep-searcher` + `grep-regex`, shaped like the
-//! strategy Qwen's `GrepTool.performGrepSearch` would pick for the directory.
+//! The search core of `grep_search`: a parallel walk beneath directory
+//! handles ([`walk_parallel`]) and a line-oriented search with
+//! `grep-searcher` + `grep-regex` of each file opened relative to its
+//! directory's handle, shaped like the strategy Qwen's
+//! `GrepTool.performGrepSearch` would pick for the directory.
 //!
 //! Qwen shells out. In a git work tree it runs `git grep --untracked -n -z -E
 //! --ignore-case`; elsewhere (every scenario sandbox) `grep -r -n -H -E
@@ -11,7 +13,7 @@
 //! | | [`Strategy::GitGrep`] | [`Strategy::SystemGrep`] |
 //! |---|---|---|
 //! | case | insensitive | **sensitive** (Qwen passes no `-i`) |
-//! | skipped | `.gitignore`, `.git/info/exclude`, `.git/` | directories named in Qwen's core excludes |
+//! | skipped | `.gitignore`, `.git/info/exclude`, `.git/` ([`git_rules`](super::git_rules)) | directories named in Qwen's core excludes |
 //! | `glob` | a git pathspec: `*` crosses `/`, a directory name matches what is under it | `--include`: matched against the base name only, so a glob with `/` (or `{a,b}`, which `fnmatch` does not expand) matches nothing |
 //! | a matched line that is not UTF-8 | shown, lossily decoded | dropped (GNU grep in a UTF-8 locale) |
 //!
@@ -24,16 +26,19 @@
 //! path bytes, which is git's order; GNU grep's order is the directory's,
 //! which no file system promises.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
-use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use super::fnmatch::fnmatch;
+use super::git_rules::{Level as GitLevel, Rules};
 use super::regex_error::{self, PatternError};
+use crate::sandbox::Sandbox;
+use crate::tools::walk::{Entry, StartError, Step, Visitor, open_start, walk_parallel};
 
 /// GNU grep's read size: a NUL hides the lines from the read it is in on.
 const GNU_GREP_READ: u64 = 96 * 1024;
@@ -128,93 +133,83 @@ impl Search {
         self.strategy
     }
 
-    /// Searches every file under `dir` on all cores and returns the files
-    /// with at least one matched line, sorted by `rel`'s bytes. Unreadable
-    /// files and directories are skipped, as `grep -r` skips them (Qwen
-    /// drops "Permission denied" from its stderr).
-    #[must_use]
-    pub fn run(&self, dir: &Path) -> Vec<FileHits> {
-        let found = Mutex::new(Vec::new());
-        self.walker(dir).build_parallel().run(|| {
-            let mut searchers = Searchers::new();
-            let found = &found;
-            Box::new(move |entry| {
-                if let Ok(entry) = entry
-                    && let Some(hits) = self.search_entry(&mut searchers, dir, &entry)
-                {
-                    found
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(hits);
-                }
-                WalkState::Continue
-            })
-        });
-        let mut found = found
+    /// Searches every file under `dir` (absolute, inside the sandbox's
+    /// root) on all cores and returns the files with at least one matched
+    /// line, sorted by `rel`'s bytes. Unreadable files and directories are
+    /// skipped, as `grep -r` skips them (Qwen drops "Permission denied" from
+    /// its stderr).
+    ///
+    /// # Errors
+    /// When `dir` cannot be opened beneath the root: an escape, or an IO
+    /// error.
+    pub fn run(&self, sandbox: &Sandbox, dir: &Path) -> Result<Vec<FileHits>, StartError> {
+        let start = open_start(sandbox, dir)?;
+        let walk = GrepWalk {
+            search: self,
+            dir,
+            rules: Rules {
+                root: sandbox.root(),
+                root_dir: sandbox.root_dir(),
+                dir,
+                real: &start.real,
+                rel: start.rel.as_deref(),
+            },
+            found: Mutex::default(),
+        };
+        walk_parallel(start.dir, &walk);
+        let mut found = walk
+            .found
             .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+            .unwrap_or_else(PoisonError::into_inner);
         found.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
-        found
+        Ok(found)
     }
 
-    fn walker(&self, dir: &Path) -> WalkBuilder {
-        let mut walk = WalkBuilder::new(dir);
-        walk.standard_filters(false).follow_links(false);
+    /// Whether the walk leaves out the directory `entry`.
+    fn skips_dir(&self, entry: &Entry) -> bool {
         match self.strategy {
-            Strategy::GitGrep => {
-                // git grep honours the repository's ignore files, also those
-                // above the searched directory, but not `.ignore`; the user's
-                // global excludes are left out so results do not depend on
-                // the machine.
-                walk.git_ignore(true)
-                    .git_exclude(true)
-                    .require_git(true)
-                    .parents(true);
-                walk.filter_entry(|e| !(e.depth() > 0 && is_dir(e) && e.file_name() == ".git"));
-            }
-            Strategy::SystemGrep => {
-                walk.filter_entry(|e| {
-                    !(e.depth() > 0
-                        && is_dir(e)
-                        && EXCLUDED_DIRS.iter().any(|d| e.file_name() == *d))
-                });
-            }
+            Strategy::GitGrep => entry.name() == ".git",
+            Strategy::SystemGrep => EXCLUDED_DIRS.iter().any(|d| entry.name() == *d),
         }
-        walk
     }
 
     fn search_entry(
         &self,
         searchers: &mut Searchers,
-        dir: &Path,
-        entry: &DirEntry,
+        path: &Path,
+        entry: &Entry,
     ) -> Option<FileHits> {
         // Regular files only: grep -r skips devices, FIFOs and the symlinks
         // it meets while recursing.
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        if !entry.file_type().is_file() {
             return None;
         }
-        let path = entry.path();
-        let rel = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
+        let rel = entry.rel().to_string_lossy().into_owned();
         if let Some(glob) = &self.glob
             && !self.glob_selects(glob, &rel, entry)
         {
             return None;
         }
+        // An unreadable file is skipped like grep skips it; so is one that
+        // is no longer a regular file (a symlink or FIFO swapped in).
+        let file = entry.open_file().ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
         let lossy = self.strategy == Strategy::GitGrep;
         let mut sink = Collect::new(lossy);
-        // An unreadable file is skipped like grep skips it.
         searchers
             .quit_at_nul
-            .search_path(&self.matcher, path, &mut sink)
+            .search_file(&self.matcher, &file, &mut sink)
             .ok()?;
         // `quit_at_nul` drops whole buffers of its own size, so what the
         // strategy would still show is found again without detection.
-        let mut text_search = || {
+        let mut text_search = |mut file: &File| {
+            file.rewind()?;
             let mut sink = Collect::new(lossy);
             searchers
                 .text
-                .search_path(&self.matcher, path, &mut sink)
+                .search_file(&self.matcher, file, &mut sink)
                 .map(|()| sink.hits)
         };
         let hits = match (sink.nul_at, self.strategy) {
@@ -224,13 +219,13 @@ impl Search {
                 if shown_until == 0 {
                     return None;
                 }
-                let mut hits = text_search().ok()?;
+                let mut hits = text_search(&file).ok()?;
                 hits.retain(|h| h.end <= shown_until);
                 hits
             }
             (Some(nul), Strategy::GitGrep) if nul < GIT_BINARY_PROBE => return None,
             // Text to git: all of it is searched, NULs and all.
-            (Some(_), Strategy::GitGrep) => text_search().ok()?,
+            (Some(_), Strategy::GitGrep) => text_search(&file).ok()?,
         };
         if hits.is_empty() {
             return None;
@@ -242,11 +237,59 @@ impl Search {
         })
     }
 
-    fn glob_selects(&self, glob: &str, rel: &str, entry: &DirEntry) -> bool {
+    fn glob_selects(&self, glob: &str, rel: &str, entry: &Entry) -> bool {
         match self.strategy {
-            Strategy::SystemGrep => fnmatch(glob.as_bytes(), entry.file_name().as_encoded_bytes()),
+            Strategy::SystemGrep => fnmatch(glob.as_bytes(), entry.name().as_encoded_bytes()),
             Strategy::GitGrep => pathspec_matches(glob, rel),
         }
+    }
+}
+
+/// One search's walk: the rules it applies and the files it found.
+struct GrepWalk<'a> {
+    search: &'a Search,
+    /// The searched directory as given: found paths start with it.
+    dir: &'a Path,
+    rules: Rules<'a>,
+    found: Mutex<Vec<FileHits>>,
+}
+
+impl Visitor for GrepWalk<'_> {
+    /// The git rules in force, under [`Strategy::GitGrep`] only.
+    type Level = Option<Arc<GitLevel>>;
+    type Worker = Searchers;
+
+    fn worker(&self) -> Searchers {
+        Searchers::new()
+    }
+
+    fn enter(&self, parent: Option<&Self::Level>, rel: &Path, entries: &[Entry]) -> Self::Level {
+        if self.search.strategy != Strategy::GitGrep {
+            return None;
+        }
+        Some(Arc::new(match parent {
+            None => self.rules.start(entries),
+            Some(parent) => self.rules.child(parent.clone(), rel, entries),
+        }))
+    }
+
+    fn visit(&self, searchers: &mut Searchers, level: &Self::Level, entry: &Entry) -> Step {
+        if entry.is_dir() && self.search.skips_dir(entry) {
+            return Step::Skip;
+        }
+        let path = self.dir.join(entry.rel());
+        if let Some(level) = level
+            && level.ignores(&path, &self.rules.real.join(entry.rel()), entry.is_dir())
+        {
+            return Step::Skip;
+        }
+        if let Some(hits) = self.search.search_entry(searchers, &path, entry) {
+            self.found
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(hits);
+        }
+        Step::Continue
     }
 }
 
@@ -265,10 +308,6 @@ pub fn pathspec_matches(spec: &str, rel: &str) -> bool {
             .strip_prefix(spec)
             .is_some_and(|rest| rest.starts_with('/'))
         || fnmatch(spec.as_bytes(), rel.as_bytes())
-}
-
-fn is_dir(entry: &DirEntry) -> bool {
-    entry.file_type().is_some_and(|t| t.is_dir())
 }
 
 /// The searchers of one walker thread: line numbers, no memory maps.

@@ -9,10 +9,15 @@
 //! Qwen passes the entries to its ignore filters without a trailing `/`, so
 //! directory-only patterns (`build/`) do not hide directories from the
 //! listing; that is kept, so both list the same entries.
+//!
+//! The directory is read through a handle opened beneath the root's
+//! ([`walk::open_start`]), so one swapped for a symlink to outside after the
+//! check is refused as an escape instead of listed. Entries are typed from
+//! the directory entry; a symlink is followed beneath the root's handle, so
+//! one leading outside is left out like a dangling one.
 
-use std::fs;
-use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -20,9 +25,12 @@ use super::collate::locale_cmp;
 use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_in_sandbox, unescape_path};
+use super::walk::{self, StartError, open_start};
 use crate::fileio::stat;
 use crate::kind::Kind;
+use crate::prior_read::escaped;
 use crate::result::{Display, ToolFailure, ToolResult};
+use crate::sandbox::is_escape;
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
@@ -150,12 +158,19 @@ impl ListDirectoryInvocation {
     fn run(&self, session: &Session) -> Result<ToolResult, String> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
-        let located = session
-            .sandbox()
-            .locate(&dir.to_string_lossy())
-            .map_err(|e| e.to_string())?;
-        let meta =
-            stat(session.faults(), &located).map_err(|e| fs_error_message(&e, "stat", shown))?;
+        // Located again: what was inside when the call was built may lead
+        // outside now.
+        let located = match session.sandbox().locate(&dir.to_string_lossy()) {
+            Ok(located) => located,
+            Err(e) => return Ok(ToolResult::failure(e.code(), e.to_string(), &e.to_string())),
+        };
+        let meta = match stat(session.faults(), &located) {
+            Ok(meta) => meta,
+            Err(e) if is_escape(&e) => {
+                return Ok(ToolResult::from(escaped(shown)));
+            }
+            Err(e) => return Err(fs_error_message(&e, "stat", shown)),
+        };
         if !meta.is_dir() {
             return Ok(failure(
                 "path_is_not_a_directory",
@@ -163,7 +178,16 @@ impl ListDirectoryInvocation {
                 "Path is not a directory.",
             ));
         }
-        let names = read_names(dir).map_err(|e| fs_error_message(&e, "scandir", shown))?;
+        let start = match open_start(session.sandbox(), dir).map_err(StartError::into_result) {
+            Ok(start) => start,
+            Err(Ok(escaped)) => return Ok(escaped),
+            Err(Err(e)) => return Err(fs_error_message(&e, "scandir", shown)),
+        };
+        // In the order the directory yields them (Node's `readdir` order,
+        // which the stable sort keeps for names that compare equal).
+        let listed = Arc::new(start.dir);
+        let names = walk::read_dir(&listed, Path::new(""), 1)
+            .map_err(|e| fs_error_message(&e, "scandir", shown))?;
         if names.is_empty() {
             return Ok(ToolResult {
                 llm_content: format!("Directory {shown} is empty."),
@@ -173,20 +197,21 @@ impl ListDirectoryInvocation {
             });
         }
 
-        let root = session.sandbox().root();
+        let sandbox = session.sandbox();
         let options = self.params.file_filtering_options.as_ref();
         let git = options
             .and_then(|o| o.respect_git_ignore)
             .unwrap_or(true)
-            .then(|| GitIgnore::load(root))
+            .then(|| GitIgnore::load(sandbox))
             .flatten();
         let qwen = options
             .and_then(|o| o.respect_qwen_ignore)
             .unwrap_or(true)
-            .then(|| QwenIgnore::load(root));
+            .then(|| QwenIgnore::load(sandbox));
         let (mut git_ignored, mut qwen_ignored) = (0usize, 0usize);
         let mut entries: Vec<Entry> = Vec::new();
-        for name in names {
+        for entry in names {
+            let name = entry.name().to_string_lossy().into_owned();
             let path = dir.join(&name);
             // As in Qwen, the filters see the path without a trailing
             // slash, whatever the entry is.
@@ -209,13 +234,19 @@ impl ListDirectoryInvocation {
             {
                 continue;
             }
-            // An entry that cannot be stat'ed (a dangling link) is left out,
-            // as Qwen leaves it out.
-            if let Ok(meta) = fs::metadata(&path) {
-                entries.push(Entry {
-                    name,
-                    is_dir: meta.is_dir(),
-                });
+            // An entry that cannot be stat'ed (a dangling link, or one
+            // leading outside) is left out, as Qwen leaves out a dangling one.
+            let is_dir = if entry.file_type().is_symlink() {
+                let followed = match &start.rel {
+                    Some(rel) => sandbox.root_dir().metadata(rel.join(entry.rel())),
+                    None => listed.metadata(entry.rel()),
+                };
+                followed.map(|meta| meta.is_dir())
+            } else {
+                Ok(entry.is_dir())
+            };
+            if let Ok(is_dir) = is_dir {
+                entries.push(Entry { name, is_dir });
             }
         }
         entries.sort_by(|a, b| {
@@ -271,17 +302,6 @@ fn session_line_limit(session: &Session) -> usize {
         0 => usize::MAX,
         n => n,
     }
-}
-
-/// The entry names, in the order the directory yields them (Node's
-/// `readdir` order, which the stable sort keeps for names that compare
-/// equal).
-fn read_names(dir: &std::path::Path) -> io::Result<Vec<String>> {
-    let mut names = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        names.push(entry?.file_name().to_string_lossy().into_owned());
-    }
-    Ok(names)
 }
 
 /// Qwen's `errorResult`: the model and the error see the same text, a

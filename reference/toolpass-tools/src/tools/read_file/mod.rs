@@ -185,7 +185,7 @@ impl DeclarativeTool for ReadFileTool {
         if let Some(pages) = &params.pages {
             check_pages(pages).map_err(BuildError::invalid)?;
         }
-        let ignore = QwenIgnore::load(session.sandbox().root());
+        let ignore = QwenIgnore::load(session.sandbox());
         if let Some(file) = ignore.ignored_by(&params.resolved, false) {
             return Err(BuildError::invalid(format!(
                 "File path '{file_path}' is ignored by {file} pattern(s)."
