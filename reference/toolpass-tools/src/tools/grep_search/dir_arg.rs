@@ -14,7 +14,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use crate::fileio::errno_name;
+use crate::errno::{fs_error_message, node_errno};
 use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind};
 use crate::session::Session;
 use crate::tool::BuildError;
@@ -120,18 +120,12 @@ pub fn resolve_lexically(root: &Path, arg: &str) -> PathBuf {
 }
 
 /// How Node words a failed `statSync`: `EACCES: permission denied, stat
-/// '/p'`.
+/// '/p'` (the error's own text for one Node does not name).
 fn node_stat_error(error: &io::Error, path: &str) -> String {
-    let code = errno_name(error);
-    let description = match code {
-        "EACCES" => "permission denied",
-        "ENOTDIR" => "not a directory",
-        "ELOOP" => "too many symbolic links encountered",
-        "EIO" => "i/o error",
-        "EPERM" => "operation not permitted",
-        _ => return format!("{error}"),
-    };
-    format!("{code}: {description}, stat '{path}'")
+    match node_errno(error) {
+        Some(_) => fs_error_message(error, "stat", path),
+        None => error.to_string(),
+    }
 }
 
 #[cfg(test)]
