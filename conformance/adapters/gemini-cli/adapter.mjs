@@ -84,6 +84,10 @@ async function newConfig(sessionId, root, params) {
     telemetry: { enabled: false },
     usageStatisticsEnabled: false,
     checkpointing: false,
+    // Pinned: with `rg` on PATH Gemini CLI would switch grep_search to its
+    // RipGrepTool; the expected failures are for the built-in GrepTool that
+    // a machine without rg gets, so every machine gets that one.
+    useRipgrep: false,
     ...params,
   });
   await settings.initialize();

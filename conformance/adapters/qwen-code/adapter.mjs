@@ -71,6 +71,11 @@ async function newConfig(sessionId, root, passed) {
     enableManagedAutoMemory: false,
     enableManagedAutoDream: false,
     cronEnabled: false,
+    // Pinned: with `rg` on PATH Qwen would switch grep_search to its
+    // RipGrepTool (which, for one, accepts a file as the path); the
+    // expectations and expected failures are for the built-in GrepTool that
+    // a machine without rg gets, so every machine gets that one.
+    useRipgrep: false,
     ...passed,
   });
   await settings.initialize({ skipHooks: true, skipMcpDiscovery: true, skipFileCheckpointing: true });
