@@ -22,14 +22,17 @@
 //! create links the temporary file to the name with `linkat`, which fails if
 //! the name appeared. A crash at any point leaves the old file or the new
 //! one, never a mix, and no temporary file: an unnamed one vanishes with
-//! the process (only the short exchange window leaves a named one).
+//! the process. Only a kill inside the exchange leaves a named one, and the
+//! next commit in that directory removes it (`remove_debris_once`).
 
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, Metadata};
 use std::io::{self, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::fs::MetadataExt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use cap_std::fs::Dir;
 use rustix::fs::{
@@ -151,6 +154,7 @@ pub fn write_atomic(
     // which neither `flock` nor `fsync` accept.
     let dir_file = dir.open(".")?.into_std();
     let _lock = DirLock::exclusive(&dir_file)?;
+    remove_debris_once(&dir, &dir_file);
 
     let mode = match precondition {
         Precondition::Unchanged(_) => Some(writable_mode(&dir, &name)?),
@@ -363,6 +367,54 @@ fn link_unnamed(file: &File, dir: &Dir, name: &OsStr) -> Result<(), Errno> {
     }
 }
 
+/// Whether `name` is one of this module's temporary names:
+/// `.toolpass-PID-N.tmp`, or `.TARGET.toolpass-PID-N.tmp` for the exchange.
+fn is_temp_name(name: &OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    let Some(stem) = name.strip_suffix(".tmp") else {
+        return false;
+    };
+    let Some((_, ids)) = stem.rsplit_once(".toolpass-") else {
+        return false;
+    };
+    let Some((pid, n)) = ids.split_once('-') else {
+        return false;
+    };
+    name.starts_with('.')
+        && [pid, n]
+            .iter()
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Removes the temporary names a killed writer left in `dir`, the first
+/// time this process commits there. A temporary name exists only while its
+/// writer holds the directory's lock, and the caller holds it now: any such
+/// name is debris, whoever made it.
+fn remove_debris_once(dir: &Dir, dir_file: &File) {
+    static CLEANED: Mutex<Option<HashSet<(u64, u64)>>> = Mutex::new(None);
+    let Ok(meta) = dir_file.metadata() else {
+        return;
+    };
+    let mut cleaned = CLEANED.lock().unwrap_or_else(PoisonError::into_inner);
+    if !cleaned
+        .get_or_insert_with(HashSet::new)
+        .insert((meta.dev(), meta.ino()))
+    {
+        return;
+    }
+    drop(cleaned);
+    let Ok(entries) = dir.entries() else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if is_temp_name(&name) {
+            tracing::debug!("removing a killed writer's temporary file {name:?}");
+            let _ = unlinkat(dir, &name, AtFlags::empty());
+        }
+    }
+}
+
 /// A name no other write of this process or another uses at once.
 fn temp_name() -> OsString {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -522,6 +574,33 @@ mod tests {
             .unwrap();
         let mode = fs::metadata(fresh.path()).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o666 & !umask);
+    }
+
+    #[test]
+    fn only_this_module_s_temporary_names_count_as_debris() {
+        for name in [".toolpass-12-0.tmp", ".big.bin.toolpass-12-345.tmp"] {
+            assert!(is_temp_name(OsStr::new(name)), "{name}");
+        }
+        for name in [
+            "toolpass-12-0.tmp",
+            ".toolpass-12-0.txt",
+            ".toolpass--0.tmp",
+            ".notes.toolpass-x-1.tmp",
+            ".toolpass-12.tmp",
+        ] {
+            assert!(!is_temp_name(OsStr::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_killed_writer_s_temporary_file_is_removed_by_the_next_commit() {
+        let (_dir, sb, target, fp) = setup("old\n");
+        let debris = sb.root().join(".f.txt.toolpass-999999-0.tmp");
+        fs::write(&debris, "half").unwrap();
+        fs::write(sb.root().join("keep.tmp"), "mine").unwrap();
+        write(&target, b"new\n", Precondition::Unchanged(fp)).unwrap();
+        assert!(!debris.exists());
+        assert!(sb.root().join("keep.tmp").exists());
     }
 
     #[test]
