@@ -24,7 +24,6 @@ pub mod regex_error;
 pub mod render;
 pub mod search;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -206,7 +205,14 @@ impl Invocation for GrepInvocation {
 fn record_reads(session: &Session, paths: &[PathBuf]) {
     let mut cache = session.read_cache();
     for path in paths {
-        let Ok(meta) = fs::metadata(path) else {
+        // Beneath the root's handle: a directory swapped out since the
+        // search must not lend an outside file's fingerprint to this path.
+        let Some(meta) = session
+            .sandbox()
+            .locate(&path.to_string_lossy())
+            .ok()
+            .and_then(|located| located.stat().ok())
+        else {
             continue;
         };
         if meta.is_file() {

@@ -15,7 +15,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::errno::{fs_error_message, node_errno};
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind};
+use crate::prior_read::escaped;
+use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind, is_escape};
 use crate::session::Session;
 use crate::tool::BuildError;
 
@@ -67,8 +68,8 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
             "Path {arg} resolves outside the workspace; only paths inside the session root are allowed."
         )));
     }
-    match session.sandbox().resolve(&arg) {
-        Ok(_) => {}
+    let located = match session.sandbox().locate(&arg) {
+        Ok(located) => Some(located),
         Err(e) => match e.kind() {
             PathErrorKind::OutsideWorkspace => return Err(outside(e.to_string())),
             PathErrorKind::SymlinkLoop => {
@@ -77,10 +78,16 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
                 )));
             }
             // Anything else is reported by the stat below, as Qwen reports it.
-            _ => {}
+            _ => None,
         },
-    }
-    match fs::metadata(&path) {
+    };
+    // Beneath the root's handle; only a path the sandbox could not resolve
+    // (a component it may not inspect) is stat'ed by name, for Qwen's words.
+    let meta = match &located {
+        Some(located) => located.stat(),
+        None => fs::metadata(&path),
+    };
+    match meta {
         Ok(meta) if meta.is_dir() => Ok(SearchDir {
             shown: Some(arg),
             path,
@@ -91,6 +98,7 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(BuildError::invalid(format!(
             "Path does not exist: {shown_abs}"
         ))),
+        Err(e) if is_escape(&e) => Err(outside(escaped(&shown_abs).raw_message)),
         Err(e) => Err(BuildError::invalid(node_stat_error(&e, &shown_abs))),
     }
 }
