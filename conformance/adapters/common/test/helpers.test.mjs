@@ -98,8 +98,9 @@ test("Codex's sandbox wraps a command, and its launcher's warnings are dropped",
   assert.equal(withoutSandboxWarnings('WARNING: proceeding, even though …\nFailed to write file /etc/x\n'), 'Failed to write file /etc/x');
 });
 
-test("a sandbox's stray .git guard is removed only when it is an empty directory", () => {
+test("a sandbox's stray .git guard is removed only when it is an empty directory", (t) => {
   const dir = fs.mkdtempSync(path.join(tmpdir(), "guard-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const empty = path.join(dir, 'empty');
   const full = path.join(dir, 'full');
   const file = path.join(dir, 'file');

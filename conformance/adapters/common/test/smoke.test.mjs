@@ -31,8 +31,9 @@ for (const name of names) {
   );
 }
 
-test('a peer that is not installed is named with the command that installs it', () => {
+test('a peer that is not installed is named with the command that installs it', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'peer-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ dependencies: { '@x/peer': '1.0.0' } }));
   assert.match(notInstalled(dir), /^@x\/peer not installed: run `just adapter-setup peer-\w+`$/);
   fs.mkdirSync(path.join(dir, 'node_modules', '@x', 'peer'), { recursive: true });

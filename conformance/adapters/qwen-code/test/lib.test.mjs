@@ -10,8 +10,9 @@ import test from 'node:test';
 import { indexExports, load } from '../lib/chunks.mjs';
 import { toDescriptor, toDisplay, toOutcome } from '../lib/outcome.mjs';
 
-test('exports are found by name whatever the chunk is called', async () => {
+test('exports are found by name whatever the chunk is called', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chunks-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.writeFileSync(path.join(dir, 'chunk-AB12.js'), 'const a = 1;\nfunction b() { return 2; }\nexport {\n  a as Config,\n  b\n};\n');
   fs.writeFileSync(path.join(dir, 'chunk-ZZ99.js'), 'const c = 3;\nexport { c as executeToolCall };\n');
   const index = indexExports(dir);
