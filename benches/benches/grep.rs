@@ -30,7 +30,7 @@ use toolpass_tools::session::{Session, SessionConfig};
 use toolpass_tools::tools::grep_search::render::{Budget, render};
 use toolpass_tools::tools::grep_search::search::{Search, Strategy};
 
-/// The pattern of DEPENDENCIES.md's anchor figures, given to the externals
+/// The pattern of the README's grep figures, given to the externals
 /// with `-w`.
 const PATTERN: &str = "[A-Z]+_SUSPEND|fn try_reserve";
 

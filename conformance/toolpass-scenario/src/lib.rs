@@ -35,7 +35,7 @@
 //!
 //! # The format
 //!
-//! DESIGN.md §4 describes it with an example; the committed schema
+//! `scenarios/README.yaml` describes it by example; the committed schema
 //! (`schema/scenario.json`, [`scenario_schema`]) is its reference, with a
 //! description on every key. The decisions that the example leaves open:
 //!

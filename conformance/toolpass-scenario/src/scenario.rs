@@ -1,4 +1,4 @@
-//! The scenario model of DESIGN.md §4: [`Scenario`], its [`Level`], and
+//! The scenario model: [`Scenario`], its [`Level`], and
 //! [`Expect`], what a call step expects of an Outcome.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,7 +1,7 @@
 //! `toolpass record`: writes what an implementation answered into a
 //! scenario file as expectations, for a person to review. The authoring
-//! path: write the calls, record, read the diff, keep what the seed
-//! supports.
+//! path: write the calls, record, read the diff, keep what the
+//! behaviour's source supports.
 //!
 //! The file is edited as text, so its comments and layout survive: a call
 //! step without `expect` gets one (its status, and its error code when it

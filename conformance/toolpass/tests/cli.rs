@@ -110,7 +110,7 @@ fn help_names_every_subcommand() {
     }
 }
 
-/// The example of DESIGN.md §4, requiring a feature the protocol knows.
+/// The scenario format's first example, requiring a feature the protocol knows.
 const VALID: &str = r#"title: Straight quotes in old_string match curly quotes on disk
 spec: edit.match.fold
 level: required

@@ -1,5 +1,5 @@
 //! The expected-failures semantics, one test per rule: what an entry does
-//! to a result's verdict, and when the run fails (DESIGN.md §3). Results
+//! to a result's verdict, and when the run fails (README: the expected-failures file). Results
 //! are built by hand, so each rule is tested on exactly the case it names.
 
 use std::path::Path;

@@ -4,9 +4,9 @@
 //! does the arithmetic of output budgets, with no IO at all: no file system,
 //! no processes, no network, no environment, no clock, no async and no serde.
 //! Inputs are `&str`, `&[u8]` and plain structs; broken input is data (an
-//! error value), never a panic. The behaviour is Qwen Code's tool layer (see
-//! the seed walkthrough, §6.2–6.3, §3.5 and §11), with the differences named
-//! in ARCHITECTURE.md.
+//! error value), never a panic. The behaviour is Qwen Code's tool layer
+//! (matching, edits, text round trips, truncation), with the differences
+//! named in ARCHITECTURE.md.
 //!
 //! - [`matching`]: find the real on-disk slice an `old_string` refers to
 //!   (`findMatchedSlice` / `normalizeEditStrings`).

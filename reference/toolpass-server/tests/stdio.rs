@@ -498,7 +498,7 @@ impl Fixture {
     }
 }
 
-/// The prior-read decision table (seed §6.1) over the protocol: each row
+/// The prior-read decision table (`prior_read.rs`) over the protocol: each row
 /// reachable from outside, set up through real tool calls.
 #[test]
 fn every_prior_read_row_over_stdio() {

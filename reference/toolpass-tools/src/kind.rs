@@ -53,7 +53,7 @@ impl Kind {
 
     /// Qwen's `CONCURRENCY_SAFE_KINDS`: only these may run in parallel.
     /// `Think` is deliberately excluded: `save_memory` and `todo_write` write
-    /// to disk (seed §3.3).
+    /// to disk.
     #[must_use]
     pub const fn is_concurrency_safe(self) -> bool {
         matches!(self, Kind::Read | Kind::Search | Kind::Fetch)

@@ -5,7 +5,7 @@
 //! - [`session`]: a sandbox root with its read cache, faults and tools.
 //! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
 //! - [`located`]: a checked path and the IO beneath its handle.
-//! - [`read_cache`] and [`prior_read`]: read-before-write (seed §6.1).
+//! - [`read_cache`] and [`prior_read`]: read-before-write.
 //! - [`errno`]: Node's names for OS errors, from one table.
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
 //! - [`spill`]: the session's spill directory, made lazily, stale ones removed.

@@ -3,7 +3,7 @@
 //! whether a mutating tool may touch an existing file. It returns a decision
 //! rather than an error so each caller can route it into its own shape.
 //!
-//! The decision table (seed §6.1):
+//! The decision table:
 //!
 //! | stat | cache | decision |
 //! |---|---|---|

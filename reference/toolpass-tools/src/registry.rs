@@ -1,5 +1,5 @@
 //! The tool registry: which tools exist in a session and what the model is
-//! shown (seed §4). Qwen registers lazy factories to avoid imports at start;
+//! shown. Qwen registers lazy factories to avoid imports at start;
 //! Rust tools are cheap to construct, so the registry holds instances.
 
 use std::collections::BTreeSet;

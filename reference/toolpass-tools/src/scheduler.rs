@@ -4,7 +4,7 @@
 //! the model as its error message, as Qwen's scheduler sends it), replace an empty
 //! output with Qwen's "completed with no output" marker, and hold the output
 //! to its budget: the tool's own `maxOutputChars` with no line cap, or the
-//! session's threshold and line cap (seed §3.5, §11).
+//! session's threshold and line cap.
 //!
 //! An output over budget is written in full to the session's spill
 //! directory (mode 0600: outputs can hold secrets) and the model gets Qwen's

@@ -11,7 +11,7 @@ use crate::registry::Registry;
 use crate::sandbox::Sandbox;
 use crate::spill::SpillDir;
 
-/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD` (seed §11.1).
+/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`.
 pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
 pub const DEFAULT_TRUNCATE_LINES: usize = 1_000;
@@ -50,7 +50,7 @@ impl Default for SessionConfig {
 /// file taken before a tool overwrites it.
 ///
 /// The tools call it *before* their last freshness check, as Qwen does
-/// (seed §6.3): a backup can take hundreds of milliseconds on a large file,
+/// (`edit.ts`): a backup can take hundreds of milliseconds on a large file,
 /// and taken after the check it would stretch "check, then write" from two
 /// adjacent syscalls into "check, long copy, write". The reference keeps no
 /// history; the hook is the seam where one plugs in, and tests use it to pin

@@ -1,4 +1,4 @@
-//! The Tool / Invocation split (seed §3): a tool is static — name,
+//! The Tool / Invocation split: a tool is static — name,
 //! description, JSON Schema, [`Kind`] — and [`Tool::build`] is the only way to
 //! get an [`Invocation`]. Building validates the arguments against the schema
 //! and then the tool's own value rules, so an invocation never has to check
@@ -59,7 +59,7 @@ pub trait Tool: Send + Sync {
     fn parameter_schema(&self) -> &Value;
     /// What it does.
     fn kind(&self) -> Kind;
-    /// Hidden from the initial tool list until revealed (seed §4.3).
+    /// Hidden from the initial tool list until revealed.
     fn should_defer(&self) -> bool {
         false
     }
@@ -68,7 +68,7 @@ pub trait Tool: Send + Sync {
         false
     }
     /// The tool's own output budget in characters, if it overrides the
-    /// session's (seed §3.5).
+    /// session's.
     fn max_output_chars(&self) -> Option<usize> {
         None
     }

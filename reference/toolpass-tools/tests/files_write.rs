@@ -36,7 +36,7 @@ fn a_file_never_read_cannot_be_overwritten() {
     sb.write("a.txt", "old\n");
     let result = write_file(&sb, "a.txt", "new\n");
     assert_eq!(code(&result), "edit_requires_prior_read");
-    // The full-read hint of seed §6.4.
+    // The full-read hint of Qwen's write_file.
     insta::assert_snapshot!(result.llm_content.replace(&sb.arg("a.txt"), "{path}"), @"File {path} has not been read in this session. Use the read_file tool first to load the current content (read the full file — overwriting replaces every byte, so any unseen bytes would be discarded) before overwriting it.");
     assert_eq!(sb.bytes("a.txt"), b"old\n");
 }

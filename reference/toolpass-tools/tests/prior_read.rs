@@ -1,4 +1,4 @@
-//! `check_prior_read`, one test per row of the seed's decision table (§6.1),
+//! `check_prior_read`, one test per row of its decision table,
 //! on real files.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The example exchange of DESIGN.md §2, line by line: each line parses,
+//! The protocol's first example exchange, line by line: each line parses,
 //! decodes into its typed shape, and that shape writes back the same JSON.
 
 use serde::Serialize;
@@ -9,7 +9,7 @@ use toolpass_protocol::{
     read_message,
 };
 
-/// The exchange as DESIGN.md shows it (`→` runner to implementation).
+/// The exchange as it was first written down (`→` runner to implementation).
 const EXCHANGE: &str = r#"
 → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"toolpass/1","clientInfo":{"name":"toolpass","version":"0.1.0"},"capabilities":{}}}
 ← {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"toolpass/1","serverInfo":{"name":"toolpass-reference","version":"0.1.0"},"capabilities":{"tools":{},"toolpass":{"version":1,"features":["sessions","prior_read","fault:fs.stat","fault:write.before_commit"]}}}}

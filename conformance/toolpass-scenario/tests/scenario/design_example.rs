@@ -1,4 +1,4 @@
-//! DESIGN.md §4's example scenario loads into the model it describes and
+//! The scenario format's first example loads into the model it describes and
 //! survives a round trip; so does a scenario with every form the format
 //! has.
 
@@ -8,7 +8,7 @@ use toolpass_scenario::{
     CaptureSource, Condition, Content, FsAction, Level, Mode, Mtime, Scenario, StepKind, parse_str,
 };
 
-/// DESIGN.md §4's example, with one change: it required the feature
+/// The scenario format's first example, with one change: it required the feature
 /// `edit`, which toolpass/1 does not define; what the example relies on
 /// (a stale read being refused) is `prior_read`.
 pub(crate) const DESIGN: &str = r#"

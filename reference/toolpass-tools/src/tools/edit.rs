@@ -1,7 +1,7 @@
 //! `edit`: Qwen Code's `EditTool` (`packages/core/src/tools/edit.ts`, 0.24).
 //!
 //! The decision is `toolpass_core::edit::calculate_edit`; this module adds
-//! the IO around it and the three read-before-write checks of seed §6.1, each
+//! the IO around it and the three read-before-write checks of `prior_read`, each
 //! guarding its own time-of-check/time-of-use window:
 //!
 //! 1. before reading, so "0 occurrences found" cannot probe an unread file;

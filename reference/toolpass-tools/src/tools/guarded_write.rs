@@ -1,5 +1,5 @@
 //! The write path `edit` and `write_file` share: the prior-read checks of
-//! seed §6.1 around reading the current content, and the commit (the last
+//! `prior_read` around reading the current content, and the commit (the last
 //! check, encoding in the file's own encoding, the parents, the atomic write
 //! guarded by the last fingerprint, recording the write).
 //!

@@ -2,7 +2,7 @@
 //! write-file.ts`, 0.24.4).
 //!
 //! Creating a file needs nothing; overwriting one needs a prior read in this
-//! session of text that is still what is on disk (seed §6.1, §6.4), checked
+//! session of text that is still what is on disk (`prior_read`), checked
 //! three times as Qwen does: before the current content is read, after it
 //! is read, and right before the write. An existing file keeps its
 //! encoding, byte-order mark and CRLF line endings (`prepareTextFileContent`
