@@ -132,7 +132,7 @@ impl Located {
 
 /// `flags` as the `i32` `OpenOptionsExt::custom_flags` takes; the values
 /// come from rustix, never written by hand.
-fn flags(flags: OFlags) -> i32 {
+pub(crate) fn flags(flags: OFlags) -> i32 {
     // O_* flags are small positive bits; the cast cannot wrap.
     #[allow(clippy::cast_possible_wrap)]
     let bits = flags.bits() as i32;

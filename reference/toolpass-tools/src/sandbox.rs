@@ -185,19 +185,6 @@ impl Sandbox {
         &self.root_dir
     }
 
-    /// `resolved` (a path [`Sandbox::resolve`] returned) relative to the
-    /// root, for opening beneath [`Sandbox::root_dir`]: `.` for the root
-    /// itself, `None` for a path outside it (an admitted directory).
-    #[must_use]
-    pub fn beneath_root<'p>(&self, resolved: &'p Path) -> Option<&'p Path> {
-        let rel = resolved.strip_prefix(&self.root).ok()?;
-        Some(if rel.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            rel
-        })
-    }
-
     /// Resolves `path` (absolute, or relative to the root) to the real path
     /// it names, refusing anything outside the root.
     ///
@@ -380,10 +367,9 @@ mod tests {
         }
         let missing = sb.root_dir().open("missing").unwrap_err();
         assert!(!is_escape(&missing));
-        let resolved = sb.resolve("a/b").unwrap();
-        assert_eq!(sb.beneath_root(&resolved), Some(Path::new("a/b")));
-        assert_eq!(sb.beneath_root(sb.root()), Some(Path::new(".")));
-        assert_eq!(sb.beneath_root(outside.path()), None);
+        assert_eq!(sb.locate("a/b").unwrap().rel(), Path::new("a/b"));
+        assert_eq!(sb.locate("").unwrap().rel(), Path::new("."));
+        assert!(sb.locate(&outside.path().to_string_lossy()).is_err());
     }
 
     #[test]

@@ -20,6 +20,8 @@ use std::time::{Duration, SystemTime};
 
 use rustix::fs::{FlockOperation, OFlags, flock};
 
+use crate::located::flags;
+
 /// The name every spill directory starts with.
 pub const PREFIX: &str = "toolpass-spill-";
 
@@ -109,13 +111,9 @@ pub fn remove_stale(base: &Path) {
 /// A real descriptor of the directory `path` (a symlink there is refused),
 /// which `flock` accepts.
 fn open_dir(path: &Path) -> io::Result<File> {
-    let flags = OFlags::DIRECTORY | OFlags::NOFOLLOW;
-    // O_* flags are small positive bits; the cast cannot wrap.
-    #[allow(clippy::cast_possible_wrap)]
-    let flags = flags.bits() as i32;
     fs::OpenOptions::new()
         .read(true)
-        .custom_flags(flags)
+        .custom_flags(flags(OFlags::DIRECTORY | OFlags::NOFOLLOW))
         .open(path)
 }
 

@@ -28,12 +28,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
-use cap_std::ambient_authority;
 use cap_std::fs::{Dir, FileType, Metadata, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 
+use crate::located::flags;
 use crate::result::ToolResult;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind, Sandbox, is_escape};
+use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathError, PathErrorKind, Sandbox, is_escape};
 
 /// The most walker threads, as `ignore`'s parallel walker caps them.
 const MAX_THREADS: usize = 12;
@@ -102,28 +102,21 @@ impl StartError {
 /// [`StartError::Io`] when the directory cannot be opened.
 pub fn open_start(sandbox: &Sandbox, path: &Path) -> Result<Start, StartError> {
     let shown = path.to_string_lossy();
-    let real = sandbox.resolve(&shown).map_err(|e| match e.kind() {
-        PathErrorKind::OutsideWorkspace => StartError::Escape(e.to_string()),
+    let outside = || PathError::new(PathErrorKind::OutsideWorkspace, &shown).to_string();
+    let located = sandbox.locate(&shown).map_err(|e| match e.kind() {
+        PathErrorKind::OutsideWorkspace => StartError::Escape(outside()),
         _ => StartError::Io(io::Error::other(e.to_string())),
     })?;
-    let escape = || {
-        StartError::Escape(format!(
-            "Path {shown} resolves outside the workspace; only paths inside the session root are allowed."
-        ))
-    };
-    let opened = match sandbox.beneath_root(&real) {
-        Some(rel) => sandbox
-            .root_dir()
-            .open_dir(rel)
-            .map(|dir| (dir, Some(rel.to_path_buf()))),
-        // An admitted area (the session's own 0700 spill directory): the
-        // sandbox holds no handle of it, so it is opened by its canonical
-        // path; everything below is still reached by handle.
-        None => Dir::open_ambient_dir(&real, ambient_authority()).map(|dir| (dir, None)),
-    };
-    match opened {
-        Ok((dir, rel)) => Ok(Start { dir, rel, real }),
-        Err(e) if is_escape(&e) => Err(escape()),
+    // Only the root is writable; the other areas (the session's spill
+    // directory) are admitted for reading and have no path under the root.
+    let rel = located.is_writable().then(|| located.rel().to_path_buf());
+    match located.base().open_dir(located.rel()) {
+        Ok(dir) => Ok(Start {
+            dir,
+            rel,
+            real: located.path().to_path_buf(),
+        }),
+        Err(e) if is_escape(&e) => Err(StartError::Escape(outside())),
         Err(e) => Err(StartError::Io(e)),
     }
 }
@@ -186,13 +179,10 @@ impl Entry {
     /// The OS error: `ELOOP` for a symlink, for one.
     pub fn open_file(&self) -> io::Result<File> {
         let mut options = OpenOptions::new();
-        // O_NONBLOCK is a small positive bit; the cast cannot wrap.
-        #[allow(clippy::cast_possible_wrap)]
-        let nonblock = OFlags::NONBLOCK.bits() as i32;
         options
             .read(true)
             .follow(FollowSymlinks::No)
-            .custom_flags(nonblock);
+            .custom_flags(flags(OFlags::NONBLOCK));
         Ok(self.parent.open_with(&self.name, &options)?.into_std())
     }
 
