@@ -104,14 +104,20 @@ export function callContext(params) {
 
 /**
  * Serves toolpass/1 until stdin closes, then exits.
- * `adapter`: {name, version, features, openSession(params) -> {sessionId},
+ * `adapter`: {name, version, description?, features, openSession(params) -> {sessionId},
  * closeSession(params), listTools(params) -> {tools}, callTool(params) -> Outcome}.
  */
 export async function runAdapter(adapter, output = claimStdout()) {
   const methods = {
     initialize: () => ({
       protocolVersion: 'toolpass/1',
-      serverInfo: { name: adapter.name, version: adapter.version },
+      serverInfo: {
+        name: adapter.name,
+        version: adapter.version,
+        // MCP's `description`: which configuration of the peer runs (the
+        // runner prints it in the run's header and keeps it in the JSONL).
+        ...(adapter.description ? { description: adapter.description } : {}),
+      },
       capabilities: { tools: {}, toolpass: { version: 1, features: adapter.features } },
     }),
     'toolpass/session.open': (p) => adapter.openSession(p),

@@ -84,9 +84,10 @@ async function newConfig(sessionId, root, params) {
     telemetry: { enabled: false },
     usageStatisticsEnabled: false,
     checkpointing: false,
-    // Pinned: with `rg` on PATH Gemini CLI would switch grep_search to its
-    // RipGrepTool; the expected failures are for the built-in GrepTool that
-    // a machine without rg gets, so every machine gets that one.
+    // Pinned: Gemini CLI's published packages (@google/gemini-cli and
+    // -core 0.61.0) bundle no ripgrep, so a normal install gets the
+    // built-in GrepTool unless an `rg` sits in a trusted system directory;
+    // pinning it off makes every machine judge that GrepTool.
     useRipgrep: false,
     ...params,
   });
@@ -125,6 +126,7 @@ await runAdapter(
   {
     name: 'gemini-cli',
     version,
+    description: "grep_search: Gemini's GrepTool (no ripgrep is bundled; useRipgrep pinned off)",
     features: FEATURES,
     openSession,
     closeSession,

@@ -11,6 +11,7 @@ import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolReques
 import { indexExports, load } from './lib/chunks.mjs';
 import { pickConfig } from '../common/outcome.mjs';
 import { toDescriptor, toOutcome } from './lib/outcome.mjs';
+import { pinnedRipgrep } from './lib/ripgrep.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, 'node_modules', '@qwen-code', 'qwen-code');
@@ -25,6 +26,11 @@ if (!fs.existsSync(path.join(pkg, 'chunks'))) {
   process.exit(3);
 }
 const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
+const ripgrep = pinnedRipgrep(pkg);
+if (ripgrep instanceof Error) {
+  process.stderr.write(`qwen-code adapter: ${ripgrep.message}\n`);
+  process.exit(3);
+}
 const qwen = await load(indexExports(path.join(pkg, 'chunks')), ['Config', 'executeToolCall']);
 
 /**
@@ -71,15 +77,20 @@ async function newConfig(sessionId, root, passed) {
     enableManagedAutoMemory: false,
     enableManagedAutoDream: false,
     cronEnabled: false,
-    // Pinned: with `rg` on PATH Qwen would switch grep_search to its
-    // RipGrepTool (which, for one, accepts a file as the path); the
-    // expectations and expected failures are for the built-in GrepTool that
-    // a machine without rg gets, so every machine gets that one.
-    useRipgrep: false,
+    // Pinned (lib/ripgrep.mjs): grep_search is Qwen's RipGrepTool on its
+    // bundled rg, checked to run above, whatever the machine's PATH holds.
+    useRipgrep: true,
+    useBuiltinRipgrep: true,
     ...passed,
   });
   await settings.initialize({ skipHooks: true, skipMcpDiscovery: true, skipFileCheckpointing: true });
   await settings.getToolRegistry().warmAll();
+  // Qwen picks its grep tool at initialize and falls back quietly; a run on
+  // the other backend would be judged as if it were this one.
+  const grep = settings.getToolRegistry().getTool('grep_search')?.constructor?.name;
+  if (grep !== 'RipGrepTool') {
+    throw new Error(`Qwen registered ${grep ?? 'no grep_search'} instead of RipGrepTool on ${ripgrep.path}`);
+  }
   return settings;
 }
 
@@ -127,6 +138,7 @@ await runAdapter(
   {
     name: 'qwen-code',
     version,
+    description: `grep_search: Qwen's RipGrepTool on its bundled ripgrep ${ripgrep.version}`,
     features: FEATURES,
     openSession,
     closeSession: ({ sessionId }) => sessions.close(sessionId),

@@ -55,6 +55,11 @@ pub struct Implementation {
     /// reading, as an earlier toolpass draft called it.
     #[serde(default, skip_serializing_if = "Option::is_none", alias = "homepage")]
     pub website_url: Option<String>,
+    /// What this implementation is, in a sentence: MCP's `description`.
+    /// An adapter says here which configuration of its peer it drives (for
+    /// one, which grep backend), and the runner prints it in the run's header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// The server's capabilities: MCP's `ServerCapabilities` members that
@@ -170,12 +175,13 @@ impl InitializeResult {
 }
 
 impl Implementation {
-    /// A name and a version, no website.
+    /// A name and a version, no website or description.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Implementation {
         Implementation {
             name: name.into(),
             version: version.into(),
             website_url: None,
+            description: None,
         }
     }
 }

@@ -147,6 +147,7 @@ impl Server {
                 name: SERVER_NAME.to_owned(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),
                 website_url: None,
+                description: None,
             },
             capabilities: ServerCapabilities {
                 tools: Some(ToolsCapability::default()),

@@ -9,6 +9,7 @@ import test from 'node:test';
 
 import { indexExports, load } from '../lib/chunks.mjs';
 import { toDescriptor, toDisplay, toOutcome } from '../lib/outcome.mjs';
+import { bundledRipgrepPath, pinnedRipgrep } from '../lib/ripgrep.mjs';
 
 test('exports are found by name whatever the chunk is called', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chunks-'));
@@ -103,4 +104,25 @@ test('text displays, spilled output, and displays with no toolpass form', () => 
   assert.equal(outcome._meta.toolpass.persistedOutputPath, '/home/x/.qwen/tmp/h/grep.output');
   assert.equal(toDisplay({ ansiOutput: [] }), undefined);
   assert.equal(toDisplay(''), undefined);
+});
+
+test("the bundled ripgrep's path follows Qwen's layout", () => {
+  assert.equal(bundledRipgrepPath('/p', 'linux', 'x64'), path.join('/p/vendor/ripgrep/x64-linux/rg'));
+  assert.equal(bundledRipgrepPath('/p', 'win32', 'arm64'), path.join('/p/vendor/ripgrep/arm64-win32/rg.exe'));
+  assert.equal(bundledRipgrepPath('/p', 'freebsd', 'x64'), null);
+});
+
+test('the pinned ripgrep must be executable and answer like ripgrep', (t) => {
+  const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'rg-pin-'));
+  t.after(() => fs.rmSync(pkg, { recursive: true, force: true }));
+  const rg = bundledRipgrepPath(pkg, 'linux', 'x64');
+  fs.mkdirSync(path.dirname(rg), { recursive: true });
+
+  assert.match(pinnedRipgrep(pkg, 'linux', 'x64').message, /not executable \(ENOENT\).*adapter-setup qwen-code/);
+  fs.writeFileSync(rg, '#!/bin/sh\necho "ripgrep 15.0.0 (rev 3a612f88b8)"\n', { mode: 0o644 });
+  assert.match(pinnedRipgrep(pkg, 'linux', 'x64').message, /not executable \(EACCES\)/);
+  fs.chmodSync(rg, 0o755);
+  assert.deepEqual(pinnedRipgrep(pkg, 'linux', 'x64'), { path: rg, version: '15.0.0' });
+  fs.writeFileSync(rg, '#!/bin/sh\necho "grep (GNU grep) 3.8"\n');
+  assert.match(pinnedRipgrep(pkg, 'linux', 'x64').message, /no ripgrep banner/);
 });

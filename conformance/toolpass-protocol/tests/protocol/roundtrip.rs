@@ -233,6 +233,7 @@ fn results_round_trip() {
             name: "toolpass-reference".into(),
             version: "0.1.0".into(),
             website_url: Some("https://example.com/toolpass".into()),
+            description: Some("grep_search: its bundled ripgrep".into()),
         },
         vec![
             Feature::Sessions,

@@ -55,6 +55,7 @@ pub(super) fn info(
             name: peer.name,
             version: peer.version,
             command: implementation.to_string(),
+            description: peer.description,
         },
         started: SystemTime::now()
             .checked_sub(started.elapsed())

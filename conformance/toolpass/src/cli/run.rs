@@ -295,6 +295,11 @@ pub(super) async fn probe(
             printable_line(&info.version),
             printable_line(&supervisor.implementation().to_string())
         );
+        // An adapter names the configuration of its peer it drives (e.g.
+        // the grep backend): results depend on it, so the header carries it.
+        if let Some(description) = &info.description {
+            eprintln!("toolpass: {}", printable_line(description));
+        }
         if let Some(git) = git_above(scratch.path()) {
             eprintln!(
                 "toolpass: warning: the sandboxes are inside a git work tree ({}): scenarios \

@@ -17,6 +17,7 @@ pub(crate) fn info() -> RunInfo {
             name: "toolpass-reference".into(),
             version: "0.1.0".into(),
             command: "/opt/toolpass-server --stdio".into(),
+            description: None,
         },
         started: UNIX_EPOCH + Duration::from_secs(1_796_233_910),
         config: Settings {

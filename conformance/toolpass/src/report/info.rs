@@ -30,6 +30,10 @@ pub struct ImplementationInfo {
     pub version: String,
     /// The command line it was started with.
     pub command: String,
+    /// Its `serverInfo.description`: for an adapter, the configuration of
+    /// the peer it drives (e.g. which grep backend).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// The settings of a run.
