@@ -18,6 +18,7 @@
 //! wire types of `toolpass-protocol`.
 
 pub mod errno;
+pub mod error_code;
 pub mod faults;
 pub mod fileio;
 pub mod kind;

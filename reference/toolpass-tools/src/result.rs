@@ -2,6 +2,7 @@
 //! (`packages/core/src/tools/tools.ts`): the text the model sees, what a
 //! person sees, the paths it touched, and an error when it failed.
 
+use crate::error_code::ToolErrorCode;
 use std::path::PathBuf;
 
 /// A failure the model should see: a successful call of the protocol that
@@ -9,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolFailure {
     /// The canonical snake_case code (`edit_no_occurrence_found`, ...).
-    pub code: &'static str,
+    pub code: ToolErrorCode,
     /// The message, as Qwen words it.
     pub message: String,
 }
@@ -120,7 +121,7 @@ impl ToolResult {
 
     /// A failure: the model sees `llm_content`, a person `Error: display`.
     #[must_use]
-    pub fn failure(code: &'static str, llm_content: impl Into<String>, display: &str) -> Self {
+    pub fn failure(code: ToolErrorCode, llm_content: impl Into<String>, display: &str) -> Self {
         let llm_content = llm_content.into();
         ToolResult {
             display: Display::Text(format!("Error: {display}")),

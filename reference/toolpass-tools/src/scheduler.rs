@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::Value;
 use toolpass_core::truncate::{Keep, Limits, truncate};
 
+use crate::error_code::ToolErrorCode;
 use crate::result::ToolResult;
 use crate::session::Session;
 use crate::tool::Tool;
@@ -32,16 +33,17 @@ pub struct CallOutcome {
     pub persisted_output_path: Option<PathBuf>,
 }
 
-/// The canonical code for an unknown tool.
-pub const TOOL_NOT_REGISTERED: &str = "tool_not_registered";
-
 /// Runs the tool `name` with `arguments` in `session`.
 #[must_use]
 pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOutcome {
     let Some(tool) = session.registry().get(name).cloned() else {
         let message = tool_not_found_message(session, name);
         return CallOutcome {
-            result: ToolResult::failure(TOOL_NOT_REGISTERED, message.clone(), &message),
+            result: ToolResult::failure(
+                ToolErrorCode::ToolNotRegistered,
+                message.clone(),
+                &message,
+            ),
             persisted_output_path: None,
         };
     };
@@ -243,7 +245,7 @@ mod tests {
         let result = execute_call(&session, "edti", &serde_json::json!({})).result;
         assert_eq!(
             result.error.as_ref().map(|e| e.code),
-            Some(TOOL_NOT_REGISTERED)
+            Some(ToolErrorCode::ToolNotRegistered)
         );
         assert!(
             result

@@ -14,19 +14,17 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::result::ToolResult;
 use crate::session::Session;
-
-/// The canonical code for arguments that fail validation.
-pub const INVALID_TOOL_PARAMS: &str = "invalid_tool_params";
 
 /// Why a tool could not be built from the model's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// The canonical error code (`invalid_tool_params` unless a rule says
     /// otherwise, e.g. `path_not_in_workspace`).
-    pub code: &'static str,
+    pub code: ToolErrorCode,
     /// What was wrong, naming the argument.
     pub message: String,
 }
@@ -36,7 +34,7 @@ impl BuildError {
     #[must_use]
     pub fn invalid(message: impl Into<String>) -> Self {
         BuildError {
-            code: INVALID_TOOL_PARAMS,
+            code: ToolErrorCode::InvalidToolParams,
             message: message.into(),
         }
     }

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::{Session, SessionConfig};
 use toolpass_tools::tool::Invocation;
@@ -124,7 +125,11 @@ fn a_swapped_start_directory_is_an_escape() {
     for (tool, invocation) in built {
         let result = invocation.execute(&fx.session);
         let code = result.error.as_ref().map(|e| e.code);
-        assert_eq!(code, Some("path_not_in_workspace"), "{tool}: {result:?}");
+        assert_eq!(
+            code,
+            Some(ToolErrorCode::PathNotInWorkspace),
+            "{tool}: {result:?}"
+        );
     }
 }
 

@@ -22,6 +22,7 @@ use toolpass_core::edit::{EditRequest, calculate_edit};
 
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::path_arg::{normalize_file_path, resolve_for_write};
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolResult};
@@ -146,7 +147,7 @@ impl EditInvocation {
         };
         let plan =
             calculate_edit(current.as_ref().map(|d| d.text.as_str()), &request).map_err(|e| {
-                ToolResult::failure(e.kind().code(), e.llm_message(), e.display_message())
+                ToolResult::failure(e.kind().into(), e.llm_message(), e.display_message())
             })?;
 
         // Check 3 runs in the commit, right before the write.
@@ -154,7 +155,9 @@ impl EditInvocation {
             .commit(!plan.is_new_file, &plan.new_content, current.as_ref(), true)
             .map_err(|e| match e {
                 CommitError::Refused(r) => ToolResult::from(r),
-                CommitError::Encode(e) => write_failure("file_write_failure", &e.to_string()),
+                CommitError::Encode(e) => {
+                    write_failure(ToolErrorCode::FileWriteFailure, &e.to_string())
+                }
                 CommitError::Changed => ToolResult::from(changed_since_read(shown, Verb::Editing)),
                 CommitError::Io(e) => write_failure(io_code(&e), &e.to_string()),
             })?;
@@ -175,7 +178,7 @@ fn preparation_failure(message: &str) -> ToolResult {
     ToolResult {
         display: Display::Text(text.clone()),
         error: Some(crate::result::ToolFailure {
-            code: "edit_preparation_failure",
+            code: ToolErrorCode::EditPreparationFailure,
             message: message.to_owned(),
         }),
         llm_content: text,
@@ -184,7 +187,7 @@ fn preparation_failure(message: &str) -> ToolResult {
 }
 
 /// Qwen's result when the write throws.
-fn write_failure(code: &'static str, message: &str) -> ToolResult {
+fn write_failure(code: ToolErrorCode, message: &str) -> ToolResult {
     ToolResult {
         llm_content: format!("Error executing edit: {message}"),
         display: Display::Text(format!("Error writing file: {message}")),
@@ -199,11 +202,11 @@ fn write_failure(code: &'static str, message: &str) -> ToolResult {
 /// Qwen's code for a write error: `EISDIR` is `target_is_directory`; beyond
 /// Qwen's edit (which says `file_write_failure`), `EACCES` is write_file's
 /// `permission_denied`, since a read-only file is refused on purpose.
-fn io_code(error: &io::Error) -> &'static str {
+fn io_code(error: &io::Error) -> ToolErrorCode {
     match error.kind() {
-        io::ErrorKind::IsADirectory => "target_is_directory",
-        io::ErrorKind::PermissionDenied => "permission_denied",
-        _ => "file_write_failure",
+        io::ErrorKind::IsADirectory => ToolErrorCode::TargetIsDirectory,
+        io::ErrorKind::PermissionDenied => ToolErrorCode::PermissionDenied,
+        _ => ToolErrorCode::FileWriteFailure,
     }
 }
 

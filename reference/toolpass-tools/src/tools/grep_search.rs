@@ -31,6 +31,7 @@ use serde::Deserialize;
 use self::dir_arg::{SearchDir, resolve_dir};
 use self::render::{Budget, render};
 use self::search::{Search, Strategy};
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::read_cache::ReadKind;
 use crate::result::{Display, ToolResult};
@@ -156,7 +157,7 @@ impl Invocation for GrepInvocation {
             Ok(search) => search,
             Err(e) => {
                 return ToolResult::failure(
-                    "grep_execution_error",
+                    ToolErrorCode::GrepExecutionError,
                     format!("Error during grep search operation: {e}"),
                     e.message(),
                 );

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use toolpass_core::text::{self, Decoded, TextEncoding, TextError};
 
+use crate::error_code::ToolErrorCode;
 use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
 use crate::located::Located;
 use crate::prior_read::{Decision, Refusal, Verb, check_prior_read, escaped};
@@ -112,7 +113,7 @@ impl<'a> GuardedWrite<'a> {
             self.verb.ing()
         );
         Err(Refusal {
-            code: "file_too_large",
+            code: ToolErrorCode::FileTooLarge,
             raw_message: message,
             display_message: format!("file too large ({size} bytes > {cap})."),
         })

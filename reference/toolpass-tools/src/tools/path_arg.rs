@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::error_code::ToolErrorCode;
 use crate::located::Located;
-use crate::sandbox::PATH_NOT_IN_WORKSPACE;
 use crate::session::Session;
 use crate::tool::BuildError;
 
@@ -72,7 +72,7 @@ pub fn resolve_for_write(session: &Session, path: &str) -> Result<PathBuf, Build
     let located = locate(session, path)?;
     if !located.is_writable() {
         return Err(BuildError {
-            code: PATH_NOT_IN_WORKSPACE,
+            code: ToolErrorCode::PathNotInWorkspace,
             message: format!(
                 "Path {path} is in the session's spill directory, which tools may read but not \
                  write; only paths inside the session root can be written."

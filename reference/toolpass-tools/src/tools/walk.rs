@@ -31,9 +31,10 @@ use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
 use cap_std::fs::{Dir, FileType, Metadata, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 
+use crate::error_code::ToolErrorCode;
 use crate::located::flags;
 use crate::result::ToolResult;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathError, PathErrorKind, Sandbox, is_escape};
+use crate::sandbox::{PathError, PathErrorKind, Sandbox, is_escape};
 
 /// The most walker threads, as `ignore`'s parallel walker caps them.
 const MAX_THREADS: usize = 12;
@@ -84,7 +85,7 @@ impl StartError {
     pub fn into_result(self) -> Result<ToolResult, io::Error> {
         match self {
             StartError::Escape(message) => Ok(ToolResult::failure(
-                PATH_NOT_IN_WORKSPACE,
+                ToolErrorCode::PathNotInWorkspace,
                 message.clone(),
                 &message,
             )),

@@ -27,12 +27,13 @@ use toolpass_core::text::Decoded;
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_for_write, unescape_path};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
 use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, is_escape};
+use crate::sandbox::is_escape;
 use crate::session::Session;
 use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
 
@@ -117,7 +118,7 @@ impl DeclarativeTool for WriteFileTool {
             // The directory holding it was swapped for a link out since
             // the path was resolved a moment ago.
             Err(e) if is_escape(&e) => Err(BuildError {
-                code: PATH_NOT_IN_WORKSPACE,
+                code: ToolErrorCode::PathNotInWorkspace,
                 message: escaped(file_path).raw_message,
             }),
             Err(e) => Err(BuildError::invalid(format!(
@@ -177,7 +178,7 @@ impl WriteFileInvocation {
                 Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
                 Err(ReadError::Io(e)) => {
                     return Err(write_failure(
-                        "file_write_failure",
+                        ToolErrorCode::FileWriteFailure,
                         format!(
                             "Error checking existing file '{shown}': {} ({})",
                             fs_error_message(&e, "open", shown),
@@ -188,13 +189,13 @@ impl WriteFileInvocation {
                 Err(ReadError::Refused(r)) => return Err(ToolResult::from(r)),
                 Err(e @ ReadError::NotRegular(_)) => {
                     return Err(write_failure(
-                        "file_write_failure",
+                        ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: {e}"),
                     ));
                 }
                 Err(ReadError::Decode(e)) => {
                     return Err(write_failure(
-                        "file_write_failure",
+                        ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: failed to decode file: {e}"),
                     ));
                 }
@@ -215,7 +216,7 @@ impl WriteFileInvocation {
             .map_err(|e| match e {
                 CommitError::Refused(r) => ToolResult::from(r),
                 CommitError::Encode(e) => write_failure(
-                    "file_write_failure",
+                    ToolErrorCode::FileWriteFailure,
                     format!("Error writing to file: failed to encode content: {e}"),
                 ),
                 CommitError::Changed if exists => {
@@ -250,7 +251,7 @@ impl WriteFileInvocation {
 /// of a create (beyond Qwen, which would overwrite it).
 fn appeared(shown: &str) -> Refusal {
     Refusal {
-        code: "file_changed_since_read",
+        code: ToolErrorCode::FileChangedSinceRead,
         raw_message: format!(
             "File {shown} was created by another process while this write was in progress, so it \
              was not overwritten. Read it with the read_file tool before overwriting it."
@@ -260,7 +261,7 @@ fn appeared(shown: &str) -> Refusal {
 }
 
 /// A failure whose text is the same for the model, the error and a person.
-fn write_failure(code: &'static str, message: String) -> ToolResult {
+fn write_failure(code: ToolErrorCode, message: String) -> ToolResult {
     ToolResult {
         display: Display::Text(message.clone()),
         error: Some(ToolFailure {
@@ -277,19 +278,19 @@ fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
     let code = errno_name(e);
     match e.kind() {
         io::ErrorKind::PermissionDenied => write_failure(
-            "permission_denied",
+            ToolErrorCode::PermissionDenied,
             format!("Permission denied writing to file: {shown} ({code})"),
         ),
         io::ErrorKind::StorageFull => write_failure(
-            "no_space_left",
+            ToolErrorCode::NoSpaceLeft,
             format!("No space left on device: {shown} ({code})"),
         ),
         io::ErrorKind::IsADirectory => write_failure(
-            "target_is_directory",
+            ToolErrorCode::TargetIsDirectory,
             format!("Target is a directory, not a file: {shown} ({code})"),
         ),
         _ => write_failure(
-            "file_write_failure",
+            ToolErrorCode::FileWriteFailure,
             format!(
                 "Error writing to file '{shown}': {} ({code})",
                 fs_error_message(e, "open", shown)

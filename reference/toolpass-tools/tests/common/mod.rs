@@ -10,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::located::Located;
 use toolpass_tools::read_cache::ReadKind;
 use toolpass_tools::result::{Display, ToolResult};
@@ -167,7 +168,7 @@ impl Sandbox {
 }
 
 /// The error code of `result`, if it failed.
-pub(crate) fn code(result: &ToolResult) -> Option<&'static str> {
+pub(crate) fn code(result: &ToolResult) -> Option<ToolErrorCode> {
     result.error.as_ref().map(|e| e.code)
 }
 

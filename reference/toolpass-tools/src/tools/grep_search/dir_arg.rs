@@ -16,11 +16,12 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::errno::{fs_error_message, node_errno};
 use crate::prior_read::escaped;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind, is_escape};
+use crate::sandbox::{PathErrorKind, is_escape};
 use crate::session::Session;
 use crate::tool::BuildError;
 
 use super::super::path_arg::unescape_path;
+use crate::error_code::ToolErrorCode;
 
 /// A validated directory to search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +54,7 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
         return Ok(root_dir(root));
     }
     let outside = |message: String| BuildError {
-        code: PATH_NOT_IN_WORKSPACE,
+        code: ToolErrorCode::PathNotInWorkspace,
         message,
     };
     if arg == "~" || arg.starts_with("~/") {

@@ -26,6 +26,7 @@ use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_in_sandbox, unescape_path};
 use super::walk::{self, StartError, open_start};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
@@ -146,7 +147,7 @@ impl Invocation for ListDirectoryInvocation {
         match self.run(session) {
             Ok(result) => result,
             Err(e) => failure(
-                "ls_execution_error",
+                ToolErrorCode::LsExecutionError,
                 format!("Error listing directory: {e}"),
                 "Failed to list directory.",
             ),
@@ -173,7 +174,7 @@ impl ListDirectoryInvocation {
         };
         if !meta.is_dir() {
             return Ok(failure(
-                "path_is_not_a_directory",
+                ToolErrorCode::PathIsNotADirectory,
                 format!("Error: Path is not a directory: {shown}"),
                 "Path is not a directory.",
             ));
@@ -306,7 +307,7 @@ fn session_line_limit(session: &Session) -> usize {
 
 /// Qwen's `errorResult`: the model and the error see the same text, a
 /// person a short one.
-fn failure(code: &'static str, message: String, display: &str) -> ToolResult {
+fn failure(code: ToolErrorCode, message: String, display: &str) -> ToolResult {
     ToolResult {
         display: Display::Text(format!("Error: {display}")),
         error: Some(ToolFailure {

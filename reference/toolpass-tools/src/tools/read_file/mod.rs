@@ -44,6 +44,7 @@ use super::node::{
     self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
 };
 use super::path_arg::{resolve_in_sandbox, unescape_path};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::located::Located;
@@ -245,7 +246,7 @@ enum Outcome {
     },
     /// A failure with Qwen's three texts.
     Failed {
-        code: &'static str,
+        code: ToolErrorCode,
         llm_content: String,
         display: String,
         message: String,
@@ -263,7 +264,7 @@ impl Outcome {
         }
     }
 
-    fn failed(code: &'static str, llm_content: String, display: String, message: String) -> Self {
+    fn failed(code: ToolErrorCode, llm_content: String, display: String, message: String) -> Self {
         Outcome::Failed {
             code,
             llm_content,
@@ -275,11 +276,21 @@ impl Outcome {
     /// Qwen's catch-all: one text for the model, the person and the error.
     fn read_failure(shown: &str, message: &str) -> Self {
         let text = format!("Error reading file {shown}: {message}");
-        Outcome::failed("read_content_failure", text.clone(), text.clone(), text)
+        Outcome::failed(
+            ToolErrorCode::ReadContentFailure,
+            text.clone(),
+            text.clone(),
+            text,
+        )
     }
 
     fn too_large(llm_content: String, message: String) -> Self {
-        Outcome::failed("file_too_large", llm_content.clone(), llm_content, message)
+        Outcome::failed(
+            ToolErrorCode::FileTooLarge,
+            llm_content.clone(),
+            llm_content,
+            message,
+        )
     }
 }
 
@@ -321,7 +332,7 @@ impl Invocation for ReadFileInvocation {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return into_result(Outcome::failed(
-                    "file_not_found",
+                    ToolErrorCode::FileNotFound,
                     "Could not read file because no file was found at the specified path."
                         .to_owned(),
                     "File not found.".to_owned(),
@@ -402,7 +413,7 @@ fn unchanged_since_full_read(session: &Session, meta: &Metadata) -> bool {
 
 fn directory_failure(file_path: &str) -> Outcome {
     Outcome::failed(
-        "target_is_directory",
+        ToolErrorCode::TargetIsDirectory,
         "Could not read file because the provided path is a directory, not a file.".to_owned(),
         "Path is a directory.".to_owned(),
         format!("Path is a directory, not a file: {file_path}"),
@@ -411,7 +422,7 @@ fn directory_failure(file_path: &str) -> Outcome {
 
 fn special_file_failure(file_path: &str) -> Outcome {
     Outcome::failed(
-        "read_content_failure",
+        ToolErrorCode::ReadContentFailure,
         format!(
             "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
             basename(file_path)
@@ -537,7 +548,7 @@ impl ReadFileInvocation {
                         cacheable: false,
                     },
                     Err(msg) => Outcome::failed(
-                        "read_content_failure",
+                        ToolErrorCode::ReadContentFailure,
                         format!("Error parsing notebook {shown}: {msg}"),
                         format!("Error reading notebook: {shown}"),
                         format!("Error parsing notebook {}: {msg}", p.file_path),
@@ -607,7 +618,7 @@ impl ReadFileInvocation {
         let shown = &p.file_path;
         if p.pages.is_none() && size_mb > PDF_FULL_TEXT_MAX_MB {
             return Some(Outcome::failed(
-                "file_too_large",
+                ToolErrorCode::FileTooLarge,
                 format!(
                     "PDF file is too large for full text extraction: {size_mb:.2}MB exceeds the 100MB limit. Use the 'pages' parameter to read a narrower range, or split the document into smaller files before retrying."
                 ),
@@ -617,7 +628,7 @@ impl ReadFileInvocation {
         }
         if p.pages.is_some() && size_mb > PDF_PAGED_TEXT_MAX_MB {
             return Some(Outcome::failed(
-                "file_too_large",
+                ToolErrorCode::FileTooLarge,
                 format!(
                     "PDF file is too large for page-range text extraction: {size_mb:.2}MB exceeds the 512MB limit. Split the document into smaller files before retrying."
                 ),
@@ -631,7 +642,7 @@ impl ReadFileInvocation {
             if required {
                 if !self.pdf.text_available() {
                     return Some(Outcome::failed(
-                        "read_content_failure",
+                        ToolErrorCode::ReadContentFailure,
                         format!(
                             "[Cannot extract text from PDF: \"{name}\". {}]",
                             pdf::UNAVAILABLE
@@ -642,7 +653,7 @@ impl ReadFileInvocation {
                 }
                 let guidance = pdf::large_pdf_guidance(name, effective, had_info);
                 return Some(Outcome::failed(
-                    "file_too_large",
+                    ToolErrorCode::FileTooLarge,
                     guidance.clone(),
                     format!("PDF requires page range: {rel}"),
                     guidance,
@@ -669,14 +680,14 @@ impl ReadFileInvocation {
                 }
                 let guidance = pdf::text_too_large_guidance(name, tokens, p.pages.as_deref());
                 Outcome::failed(
-                    "file_too_large",
+                    ToolErrorCode::FileTooLarge,
                     guidance.clone(),
                     format!("PDF text too large: {shown}"),
                     guidance,
                 )
             }
             Err(error) => Outcome::failed(
-                "read_content_failure",
+                ToolErrorCode::ReadContentFailure,
                 format!("[Cannot extract text from PDF: \"{name}\". {error}]"),
                 format!("Failed to read pdf: {shown}"),
                 error,
