@@ -138,7 +138,8 @@ fn contenders(corpus: &Path, rg: &str) -> Vec<Contender> {
             let result = tool
                 .build(&json!({ "pattern": TOOL_PATTERN }), &session)
                 .expect("a valid call")
-                .execute(&session);
+                .execute(&session)
+                .expect("the search ran");
             // "Found N matches ...": all of them, though the text is cut.
             result
                 .llm_content

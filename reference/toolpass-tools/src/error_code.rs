@@ -34,48 +34,51 @@ macro_rules! tool_error_codes {
 }
 
 tool_error_codes! {
-    /// The arguments do not match the tool's schema or its own rules.
+    /// Any tool: an argument breaks the schema or the tool's own rules.
     InvalidToolParams => "invalid_tool_params",
-    /// No tool of that name is registered (or it is disabled).
+    /// The scheduler: no tool of that name in the session's registry.
     ToolNotRegistered => "tool_not_registered",
-    /// The file does not exist.
+    /// `read_file` and `edit` (a non-empty `old_string`): no such file.
     FileNotFound => "file_not_found",
-    /// Writing the file failed.
+    /// `write_file` and `edit`: the write failed, or the text cannot be encoded.
     FileWriteFailure => "file_write_failure",
-    /// Reading the file's content failed.
+    /// `read_file`: the bytes are not text that writes back unchanged, the
+    /// path is a special file, a notebook or PDF cannot be read.
     ReadContentFailure => "read_content_failure",
     /// `edit` with an empty `old_string` on a file that exists.
     AttemptToCreateExistingFile => "attempt_to_create_existing_file",
-    /// The file is larger than the tool handles.
+    /// Any file tool: the file is over the tool's or the session's cap.
     FileTooLarge => "file_too_large",
-    /// The operating system refused access.
+    /// `write_file` and `edit`: the kernel refused the write (`EACCES`).
     PermissionDenied => "permission_denied",
-    /// The disk is full.
+    /// `write_file`: `ENOSPC`.
     NoSpaceLeft => "no_space_left",
-    /// A directory where a file was expected.
+    /// `read_file`, `write_file`, `edit`: the path names a directory.
     TargetIsDirectory => "target_is_directory",
-    /// The path resolves outside the session root.
+    /// Any tool with a path: it resolves, or came to lead, outside the
+    /// session root.
     PathNotInWorkspace => "path_not_in_workspace",
-    /// The edit could not be prepared (reading the file failed).
+    /// `edit`: the current content could not be read.
     EditPreparationFailure => "edit_preparation_failure",
-    /// `old_string` was not found by any tier of the matcher.
+    /// `edit`: no tier of the matcher found `old_string`.
     EditNoOccurrenceFound => "edit_no_occurrence_found",
-    /// `old_string` occurs more than once and `replace_all` is off.
+    /// `edit`: `old_string` occurs more than once and `replace_all` is off.
     EditExpectedOccurrenceMismatch => "edit_expected_occurrence_mismatch",
-    /// The edit would not change the file.
+    /// `edit`: the file would not change.
     EditNoChange => "edit_no_change",
-    /// The file was not read as text in this session (or cannot be
-    /// mutated as text at all).
+    /// `write_file` and `edit`: no read of the file as text in this session,
+    /// or a file no text tool may mutate.
     EditRequiresPriorRead => "edit_requires_prior_read",
-    /// The file changed on disk since it was read.
+    /// `write_file` and `edit`: the file moved on since it was read.
     FileChangedSinceRead => "file_changed_since_read",
-    /// Whether the file was read could not be verified: fail closed.
+    /// `write_file` and `edit`: the prior read cannot be verified (a failed
+    /// stat, inode 0), so the call fails closed.
     PriorReadVerificationFailed => "prior_read_verification_failed",
-    /// `grep_search` failed.
+    /// `grep_search`: the pattern failed once compiled.
     GrepExecutionError => "grep_execution_error",
-    /// `list_directory` failed.
+    /// `list_directory`: the directory could not be read.
     LsExecutionError => "ls_execution_error",
-    /// `list_directory` was given a path that is not a directory.
+    /// `list_directory`: the path is not a directory.
     PathIsNotADirectory => "path_is_not_a_directory",
 }
 

@@ -27,7 +27,7 @@ use crate::faults::Faults;
 use crate::fileio::{errno_name, stat};
 use crate::located::Located;
 use crate::read_cache::{CacheState, FileReadCache};
-use crate::result::ToolResult;
+use crate::result::Failure;
 use crate::sandbox::is_escape;
 
 const READ_FILE: &str = "read_file";
@@ -60,7 +60,7 @@ impl Verb {
 
 /// A refusal, with Qwen's code and both texts.
 ///
-/// Converts into the failed [`ToolResult`] Qwen's `execute` returns.
+/// Converts into the [`Failure`] Qwen's `execute` returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The canonical error code.
@@ -71,9 +71,9 @@ pub struct Refusal {
     pub display_message: String,
 }
 
-impl From<Refusal> for ToolResult {
+impl From<Refusal> for Failure {
     fn from(r: Refusal) -> Self {
-        ToolResult::failure(r.code, r.raw_message, &r.display_message)
+        Failure::new(r.code, r.raw_message).error_display(&r.display_message)
     }
 }
 

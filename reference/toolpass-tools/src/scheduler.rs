@@ -20,7 +20,7 @@ use serde_json::Value;
 use toolpass_core::truncate::{Keep, Limits, truncate};
 
 use crate::error_code::ToolErrorCode;
-use crate::result::ToolResult;
+use crate::result::{Failure, ToolResult};
 use crate::session::Session;
 use crate::tool::Tool;
 
@@ -39,19 +39,18 @@ pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOut
     let Some(tool) = session.registry().get(name).cloned() else {
         let message = tool_not_found_message(session, name);
         return CallOutcome {
-            result: ToolResult::failure(
-                ToolErrorCode::ToolNotRegistered,
-                message.clone(),
-                &message,
-            ),
+            result: Failure::new(ToolErrorCode::ToolNotRegistered, &message)
+                .error_display(&message)
+                .into(),
             persisted_output_path: None,
         };
     };
     tracing::debug!(tool = name, "call");
     let mut result = match tool.build(arguments, session) {
         Ok(invocation) => invocation.execute(session),
-        Err(error) => error.into_result(),
-    };
+        Err(error) => Err(error.into()),
+    }
+    .unwrap_or_else(ToolResult::from);
     // Qwen's scheduler answers a failed call with the error's message, not
     // the tool's llmContent (`createErrorResponse(new Error(
     // toolResult.error.message))` in coreToolScheduler.ts): that message is

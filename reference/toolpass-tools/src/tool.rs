@@ -5,8 +5,10 @@
 //! its parameters again.
 //!
 //! Most tools implement [`DeclarativeTool`] (Qwen's `BaseDeclarativeTool`):
-//! typed parameters, a `validate_values` hook, a `create_invocation` factory;
-//! the blanket [`Tool`] impl does the schema validation and deserialization.
+//! a name, a kind and Qwen's declaration as constants, typed parameters, a
+//! `validate_values` hook, a `create_invocation` factory. [`Declared`] holds
+//! one with its parsed declaration and is the [`Tool`]: it does the schema
+//! validation and deserialization.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -16,7 +18,7 @@ use serde_json::Value;
 
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
-use crate::result::ToolResult;
+use crate::result::{Failure, ToolResult};
 use crate::session::Session;
 
 /// Why a tool could not be built from the model's arguments.
@@ -38,12 +40,14 @@ impl BuildError {
             message: message.into(),
         }
     }
+}
 
-    /// The result Qwen's scheduler reports for a build failure: the bare
-    /// message (`createErrorResponse`), which is what the model sees.
-    #[must_use]
-    pub fn into_result(self) -> ToolResult {
-        ToolResult::failure(self.code, self.message.clone(), &self.message)
+impl From<BuildError> for Failure {
+    /// What Qwen's scheduler reports for a build failure: the bare message
+    /// (`createErrorResponse`), which is what the model sees.
+    fn from(error: BuildError) -> Self {
+        let display = format!("Error: {}", error.message);
+        Failure::new(error.code, error.message).display(display)
     }
 }
 
@@ -85,9 +89,12 @@ pub trait Invocation: Send {
     fn locations(&self) -> Vec<PathBuf> {
         Vec::new()
     }
-    /// Runs it. Failures the model should see are results with an error,
-    /// never panics.
-    fn execute(&self, session: &Session) -> ToolResult;
+    /// Runs it. A failure the model should see is the `Err`, never a
+    /// panic.
+    ///
+    /// # Errors
+    /// The [`Failure`], worded as the tool's Qwen counterpart words it.
+    fn execute(&self, session: &Session) -> Result<ToolResult, Failure>;
 }
 
 /// The static half of a declarative tool.
@@ -159,7 +166,7 @@ impl Declaration {
     ///
     /// # Panics
     /// When the embedded JSON is malformed: a build-time constant, so
-    /// `tools::tests::every_standard_tool_builds` catches it before release.
+    /// `tools::tests` catches it before release.
     #[must_use]
     pub fn qwen(name: &'static str, kind: Kind, json: &str) -> Self {
         match Self::from_json(name, kind, json) {
@@ -203,13 +210,20 @@ impl Declaration {
     }
 }
 
-/// A tool with typed parameters: Qwen's `BaseDeclarativeTool`.
+/// A tool with typed parameters: Qwen's `BaseDeclarativeTool`. Its static
+/// half is three constants; [`Declared`] parses them once and makes it a
+/// [`Tool`].
 pub trait DeclarativeTool: Send + Sync {
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// What it does.
+    const KIND: Kind;
+    /// Qwen's declaration of it, `{name, description, parametersJsonSchema}`
+    /// (`include_str!` of a file under `tools/declarations/`).
+    const DECLARATION: &'static str;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
-
-    /// The static description.
-    fn declaration(&self) -> &Declaration;
 
     /// Qwen's `validateToolParamValues`: rules beyond the schema. May
     /// normalize the parameters (e.g. trim a path).
@@ -231,42 +245,76 @@ pub trait DeclarativeTool: Send + Sync {
     }
 }
 
-impl<T: DeclarativeTool> Tool for T {
+/// A [`DeclarativeTool`] with its declaration parsed: the [`Tool`] a
+/// registry holds.
+pub struct Declared<T> {
+    declaration: Declaration,
+    tool: T,
+}
+
+impl<T: DeclarativeTool> Declared<T> {
+    /// `tool` with Qwen's declaration of it.
+    ///
+    /// # Panics
+    /// Never for the tools of this crate: their embedded declarations are
+    /// checked by `tools::tests`.
+    #[must_use]
+    pub fn new(tool: T) -> Self {
+        Declared {
+            declaration: Declaration::qwen(T::NAME, T::KIND, T::DECLARATION),
+            tool,
+        }
+    }
+
+    /// The static description.
+    #[must_use]
+    pub fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+}
+
+impl<T: DeclarativeTool + Default> Default for Declared<T> {
+    fn default() -> Self {
+        Declared::new(T::default())
+    }
+}
+
+impl<T: DeclarativeTool> Tool for Declared<T> {
     fn name(&self) -> &str {
-        self.declaration().name
+        self.declaration.name
     }
 
     fn description(&self) -> &str {
-        &self.declaration().description
+        &self.declaration.description
     }
 
     fn parameter_schema(&self) -> &Value {
-        &self.declaration().schema
+        &self.declaration.schema
     }
 
     fn kind(&self) -> Kind {
-        self.declaration().kind
+        self.declaration.kind
     }
 
     fn should_defer(&self) -> bool {
-        self.declaration().should_defer
+        self.declaration.should_defer
     }
 
     fn always_load(&self) -> bool {
-        self.declaration().always_load
+        self.declaration.always_load
     }
 
     fn max_output_chars(&self) -> Option<usize> {
-        DeclarativeTool::max_output_chars(self)
+        self.tool.max_output_chars()
     }
 
     fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError> {
-        self.declaration()
+        self.declaration
             .validate(args)
             .map_err(BuildError::invalid)?;
         let mut params: T::Params = serde_json::from_value(args.clone())
             .map_err(|e| BuildError::invalid(format!("params {e}")))?;
-        self.validate_values(&mut params, session)?;
-        Ok(self.create_invocation(params, session))
+        self.tool.validate_values(&mut params, session)?;
+        Ok(self.tool.create_invocation(params, session))
     }
 }

@@ -17,6 +17,7 @@ use serde_json::json;
 
 use common::{Sandbox, code};
 use toolpass_tools::error_code::ToolErrorCode;
+use toolpass_tools::result::ToolResult;
 
 const SECRET: &str = "OUTSIDE-SECRET\n";
 
@@ -79,7 +80,10 @@ fn a_swap_between_build_and_execution_is_refused() {
     );
     swap(sb.root());
     for invocation in [read, write, create, edit] {
-        let result = invocation.unwrap().execute(&sb.session);
+        let result = invocation
+            .unwrap()
+            .execute(&sb.session)
+            .unwrap_or_else(ToolResult::from);
         assert_eq!(
             code(&result),
             Some(ToolErrorCode::PathNotInWorkspace),

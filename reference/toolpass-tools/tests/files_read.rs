@@ -12,6 +12,7 @@ use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::read_cache::CacheState;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::SessionConfig;
+use toolpass_tools::tool::Declared;
 use toolpass_tools::tools::read_file::ReadFileTool;
 
 use common::{Sandbox, ok};
@@ -234,7 +235,10 @@ fn svg_is_text_and_notebooks_are_rendered() {
 fn pdfs_without_pdftotext_say_how_to_get_it() {
     let sb = Sandbox::new();
     sb.write("doc.pdf", "%PDF-1.4 fake");
-    let tool = ReadFileTool::with_pdf_programs("/nonexistent/pdftotext", "/nonexistent/pdfinfo");
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(
+        "/nonexistent/pdftotext",
+        "/nonexistent/pdfinfo",
+    ));
     let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
     assert_eq!(code(&result), ToolErrorCode::ReadContentFailure);
     assert_eq!(
@@ -253,7 +257,10 @@ fn pdf_text_comes_from_pdftotext() {
     let script = bin.join("pdftotext");
     fs::write(&script, "#!/bin/sh\necho \"text of $*\"\n").unwrap();
     fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    let tool = ReadFileTool::with_pdf_programs(script.to_str().unwrap(), "/nonexistent/pdfinfo");
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(
+        script.to_str().unwrap(),
+        "/nonexistent/pdfinfo",
+    ));
     let result = sb.call_tool(
         &tool,
         json!({"file_path": sb.arg("doc.pdf"), "pages": "2-3"}),
@@ -515,7 +522,7 @@ fn a_long_pdf_needs_a_page_range() {
     };
     let pdftotext = script("pdftotext", "echo text");
     let pdfinfo = script("pdfinfo", "echo 'Title: x'; echo 'Pages:          50'");
-    let tool = ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo);
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo));
     let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
     assert_eq!(code(&result), ToolErrorCode::FileTooLarge);
     insta::assert_snapshot!(result.llm_content, @r#"PDF "doc.pdf" has 50 pages, which is too many to read at once. Use the 'pages' parameter to read a specific page range such as '1-5'. Maximum 20 pages per request."#);

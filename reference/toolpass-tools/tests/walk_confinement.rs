@@ -108,7 +108,9 @@ fn a_directory_swapped_between_check_and_walk_is_not_walked() {
         .collect();
     fx.swap_out();
     for (tool, invocation) in built {
-        let result = invocation.execute(&fx.session);
+        let result = invocation
+            .execute(&fx.session)
+            .unwrap_or_else(ToolResult::from);
         assert_confined(tool, &result);
     }
 }
@@ -123,7 +125,9 @@ fn a_swapped_start_directory_is_an_escape() {
         .collect();
     fx.swap_out();
     for (tool, invocation) in built {
-        let result = invocation.execute(&fx.session);
+        let result = invocation
+            .execute(&fx.session)
+            .unwrap_or_else(ToolResult::from);
         let code = result.error.as_ref().map(|e| e.code);
         assert_eq!(
             code,
@@ -167,7 +171,9 @@ fn calls_racing_a_swapper_never_show_the_outside() {
                 // execution, when the link came after the build.
                 match tool_impl.build(args, &fx.session) {
                     Ok(invocation) => {
-                        let result = invocation.execute(&fx.session);
+                        let result = invocation
+                            .execute(&fx.session)
+                            .unwrap_or_else(ToolResult::from);
                         assert_confined(tool, &result);
                         refused += usize::from(result.error.is_some());
                     }

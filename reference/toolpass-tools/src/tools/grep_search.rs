@@ -34,9 +34,9 @@ use self::search::{Search, Strategy};
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::read_cache::ReadKind;
-use crate::result::{Display, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "grep_search";
@@ -45,31 +45,8 @@ pub const NAME: &str = "grep_search";
 pub const MAX_OUTPUT_CHARS: usize = 20_000;
 
 /// The `grep_search` tool.
-pub struct GrepTool {
-    declaration: Declaration,
-}
-
-impl GrepTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Search,
-            include_str!("declarations/grep_search.json"),
-        );
-        GrepTool { declaration }
-    }
-}
-
-impl Default for GrepTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct GrepTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -87,11 +64,10 @@ pub struct GrepParams {
 }
 
 impl DeclarativeTool for GrepTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Search;
+    const DECLARATION: &'static str = include_str!("declarations/grep_search.json");
     type Params = GrepParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     /// Qwen's order: `limit`, then the pattern, then the path.
     fn validate_values(
@@ -152,21 +128,18 @@ impl Invocation for GrepInvocation {
         description
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        let search = match &self.search {
-            Ok(search) => search,
-            Err(e) => {
-                return ToolResult::failure(
-                    ToolErrorCode::GrepExecutionError,
-                    format!("Error during grep search operation: {e}"),
-                    e.message(),
-                );
-            }
-        };
+    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+        let search = self.search.as_ref().map_err(|e| {
+            Failure::new(
+                ToolErrorCode::GrepExecutionError,
+                format!("Error during grep search operation: {e}"),
+            )
+            .error_display(e.message())
+        })?;
         let files = match search.run(session.sandbox(), &self.dir.path) {
             Ok(files) => files,
-            Err(e) => match e.into_result() {
-                Ok(escaped) => return escaped,
+            Err(e) => match e.into_failure() {
+                Ok(escaped) => return Err(escaped),
                 Err(_) => Vec::new(),
             },
         };
@@ -191,12 +164,10 @@ impl Invocation for GrepInvocation {
             },
         );
         record_reads(session, &rendered.visible);
-        ToolResult {
-            llm_content: rendered.llm_content,
-            display: Display::Text(rendered.display),
-            result_file_paths: rendered.visible,
-            error: None,
-        }
+        Ok(
+            ToolResult::new(rendered.llm_content, Display::Text(rendered.display))
+                .with_paths(rendered.visible),
+        )
     }
 }
 
@@ -255,15 +226,16 @@ fn display_path(root: &Path, path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_is_qwens() {
-        let tool = GrepTool::new();
-        let schema = &tool.declaration.schema;
+        let tool = Declared::<GrepTool>::default();
+        let schema = &tool.declaration().schema;
         assert_eq!(schema["required"], serde_json::json!(["pattern"]));
         assert_eq!(schema["properties"]["limit"]["minimum"], 1);
         assert!(
-            tool.declaration
+            tool.declaration()
                 .description
                 .contains("Case-insensitive by default")
         );

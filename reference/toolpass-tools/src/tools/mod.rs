@@ -16,18 +16,18 @@ pub mod write_file;
 
 use std::sync::Arc;
 
-use crate::tool::Tool;
+use crate::tool::{Declared, Tool};
 
 /// The tools every session registers.
 #[must_use]
 pub fn standard() -> Vec<Arc<dyn Tool>> {
     vec![
-        Arc::new(read_file::ReadFileTool::new()),
-        Arc::new(write_file::WriteFileTool::new()),
-        Arc::new(edit::EditTool::new()),
-        Arc::new(list_directory::ListDirectoryTool::new()),
-        Arc::new(grep_search::GrepTool::new()),
-        Arc::new(glob::GlobTool::new()),
+        Arc::new(Declared::<read_file::ReadFileTool>::default()),
+        Arc::new(Declared::<write_file::WriteFileTool>::default()),
+        Arc::new(Declared::<edit::EditTool>::default()),
+        Arc::new(Declared::<list_directory::ListDirectoryTool>::default()),
+        Arc::new(Declared::<grep_search::GrepTool>::default()),
+        Arc::new(Declared::<glob::GlobTool>::default()),
     ]
 }
 

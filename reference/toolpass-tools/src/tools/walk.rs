@@ -33,7 +33,7 @@ use rustix::fs::OFlags;
 
 use crate::error_code::ToolErrorCode;
 use crate::located::flags;
-use crate::result::ToolResult;
+use crate::result::Failure;
 use crate::sandbox::{PathError, PathErrorKind, Sandbox, is_escape};
 
 /// The most walker threads, as `ignore`'s parallel walker caps them.
@@ -76,19 +76,18 @@ impl Start {
 }
 
 impl StartError {
-    /// The result of a call whose walk would have led outside, or the IO
+    /// The failure of a call whose walk would have led outside, or the IO
     /// error of a directory that could not be opened (which the searches
     /// report as finding nothing, as the `ignore` walks did).
     ///
     /// # Errors
     /// The IO error.
-    pub fn into_result(self) -> Result<ToolResult, io::Error> {
+    pub fn into_failure(self) -> Result<Failure, io::Error> {
         match self {
-            StartError::Escape(message) => Ok(ToolResult::failure(
-                ToolErrorCode::PathNotInWorkspace,
-                message.clone(),
-                &message,
-            )),
+            StartError::Escape(message) => {
+                Ok(Failure::new(ToolErrorCode::PathNotInWorkspace, &message)
+                    .error_display(&message))
+            }
             StartError::Io(e) => Err(e),
         }
     }

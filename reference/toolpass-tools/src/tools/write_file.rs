@@ -32,40 +32,17 @@ use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
-use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
+use crate::result::{Display, Failure, FileDiff, ToolResult};
 use crate::sandbox::is_escape;
 use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "write_file";
 
 /// The `write_file` tool.
-pub struct WriteFileTool {
-    declaration: Declaration,
-}
-
-impl WriteFileTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Edit,
-            include_str!("declarations/write_file.json"),
-        );
-        WriteFileTool { declaration }
-    }
-}
-
-impl Default for WriteFileTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct WriteFileTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -85,11 +62,10 @@ pub struct WriteFileParams {
 }
 
 impl DeclarativeTool for WriteFileTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Edit;
+    const DECLARATION: &'static str = include_str!("declarations/write_file.json");
     type Params = WriteFileParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
@@ -154,16 +130,7 @@ impl Invocation for WriteFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        match self.run(session) {
-            Ok(result) | Err(result) => result,
-        }
-    }
-}
-
-impl WriteFileInvocation {
-    /// The write, with every failure as the early `Err` result.
-    fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
+    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
         let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting)?;
@@ -177,7 +144,7 @@ impl WriteFileInvocation {
                 // Gone since the check: this is a create now, as in Qwen.
                 Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
                 Err(ReadError::Io(e)) => {
-                    return Err(write_failure(
+                    return Err(Failure::new(
                         ToolErrorCode::FileWriteFailure,
                         format!(
                             "Error checking existing file '{shown}': {} ({})",
@@ -186,15 +153,15 @@ impl WriteFileInvocation {
                         ),
                     ));
                 }
-                Err(ReadError::Refused(r)) => return Err(ToolResult::from(r)),
+                Err(ReadError::Refused(r)) => return Err(r.into()),
                 Err(e @ ReadError::NotRegular(_)) => {
-                    return Err(write_failure(
+                    return Err(Failure::new(
                         ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: {e}"),
                     ));
                 }
                 Err(ReadError::Decode(e)) => {
-                    return Err(write_failure(
+                    return Err(Failure::new(
                         ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: failed to decode file: {e}"),
                     ));
@@ -214,15 +181,15 @@ impl WriteFileInvocation {
         target
             .commit(exists, &content, current.as_ref(), !exists)
             .map_err(|e| match e {
-                CommitError::Refused(r) => ToolResult::from(r),
-                CommitError::Encode(e) => write_failure(
+                CommitError::Refused(r) => r.into(),
+                CommitError::Encode(e) => Failure::new(
                     ToolErrorCode::FileWriteFailure,
                     format!("Error writing to file: failed to encode content: {e}"),
                 ),
                 CommitError::Changed if exists => {
-                    ToolResult::from(changed_since_read(shown, Verb::Overwriting))
+                    changed_since_read(shown, Verb::Overwriting).into()
                 }
-                CommitError::Changed => ToolResult::from(appeared(shown)),
+                CommitError::Changed => appeared(shown).into(),
                 CommitError::Io(e) => io_failure(&e, shown),
             })?;
 
@@ -238,12 +205,10 @@ impl WriteFileInvocation {
             ));
         }
         let old = current.map(|d| d.text).unwrap_or_default();
-        Ok(ToolResult {
-            llm_content: message,
-            display: Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
-            result_file_paths: Vec::new(),
-            error: None,
-        })
+        Ok(ToolResult::new(
+            message,
+            Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
+        ))
     }
 }
 
@@ -260,36 +225,23 @@ fn appeared(shown: &str) -> Refusal {
     }
 }
 
-/// A failure whose text is the same for the model, the error and a person.
-fn write_failure(code: ToolErrorCode, message: String) -> ToolResult {
-    ToolResult {
-        display: Display::Text(message.clone()),
-        error: Some(ToolFailure {
-            code,
-            message: message.clone(),
-        }),
-        llm_content: message,
-        result_file_paths: Vec::new(),
-    }
-}
-
 /// Qwen's mapping of a failed write.
-fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
+fn io_failure(e: &io::Error, shown: &str) -> Failure {
     let code = errno_name(e);
     match e.kind() {
-        io::ErrorKind::PermissionDenied => write_failure(
+        io::ErrorKind::PermissionDenied => Failure::new(
             ToolErrorCode::PermissionDenied,
             format!("Permission denied writing to file: {shown} ({code})"),
         ),
-        io::ErrorKind::StorageFull => write_failure(
+        io::ErrorKind::StorageFull => Failure::new(
             ToolErrorCode::NoSpaceLeft,
             format!("No space left on device: {shown} ({code})"),
         ),
-        io::ErrorKind::IsADirectory => write_failure(
+        io::ErrorKind::IsADirectory => Failure::new(
             ToolErrorCode::TargetIsDirectory,
             format!("Target is a directory, not a file: {shown} ({code})"),
         ),
-        _ => write_failure(
+        _ => Failure::new(
             ToolErrorCode::FileWriteFailure,
             format!(
                 "Error writing to file '{shown}': {} ({code})",
@@ -302,16 +254,17 @@ fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_matches_qwens_schema() {
-        let tool = WriteFileTool::new();
+        let tool = Declared::<WriteFileTool>::default();
         assert_eq!(
-            tool.declaration.schema["required"],
+            tool.declaration().schema["required"],
             serde_json::json!(["file_path", "content"])
         );
         assert_eq!(
-            tool.declaration.schema["properties"]["record_as_artifact"]["type"],
+            tool.declaration().schema["properties"]["record_as_artifact"]["type"],
             "boolean"
         );
     }

@@ -13,7 +13,7 @@ use serde_json::Value;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::located::Located;
 use toolpass_tools::read_cache::ReadKind;
-use toolpass_tools::result::{Display, ToolResult};
+use toolpass_tools::result::{Display, Failure, ToolResult};
 use toolpass_tools::session::{Session, SessionConfig};
 use toolpass_tools::tool::{BuildError, Invocation, Tool};
 
@@ -135,14 +135,17 @@ impl Sandbox {
     pub(crate) fn call_tool(&self, tool: &dyn Tool, args: Value) -> ToolResult {
         match tool.build(&args, &self.session) {
             Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
+            Err(e) => Err(Failure::from(e)),
         }
+        .unwrap_or_else(ToolResult::from)
     }
 
     /// Runs the registered tool `name`, whose build must succeed.
     pub(crate) fn execute(&self, name: &str, args: Value) -> ToolResult {
         match self.build(name, &args) {
-            Ok(invocation) => invocation.execute(&self.session),
+            Ok(invocation) => invocation
+                .execute(&self.session)
+                .unwrap_or_else(ToolResult::from),
             Err(e) => panic!("{} {}", e.code, e.message),
         }
     }

@@ -50,10 +50,10 @@ use crate::kind::Kind;
 use crate::located::Located;
 use crate::prior_read::escaped;
 use crate::read_cache::{CacheState, ReadKind};
-use crate::result::{Display, ToolFailure, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
 use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
 
 /// The tool's name.
 pub const NAME: &str = "read_file";
@@ -68,41 +68,27 @@ const PDF_PAGED_TEXT_MAX_MB: f64 = 512.0;
 const SVG_MAX_BYTES: u64 = 1024 * 1024;
 
 /// The `read_file` tool.
+#[derive(Debug)]
 pub struct ReadFileTool {
-    declaration: Declaration,
     pdf: Arc<PdfTools>,
 }
 
 impl ReadFileTool {
-    /// The tool with Qwen's declaration, using `pdftotext` and `pdfinfo`
-    /// from `PATH` for PDFs.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::with_pdf_programs("pdftotext", "pdfinfo")
-    }
-
-    /// The tool with other PDF programs, for tests.
+    /// The tool with other PDF programs than `pdftotext` and `pdfinfo`
+    /// from `PATH`, for tests.
     #[doc(hidden)]
     #[must_use]
     pub fn with_pdf_programs(pdftotext: &str, pdfinfo: &str) -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Read,
-            include_str!("../declarations/read_file.json"),
-        );
         ReadFileTool {
-            declaration,
             pdf: Arc::new(PdfTools::new(pdftotext, pdfinfo)),
         }
     }
 }
 
 impl Default for ReadFileTool {
+    /// The tool using `pdftotext` and `pdfinfo` from `PATH` for PDFs.
     fn default() -> Self {
-        Self::new()
+        Self::with_pdf_programs("pdftotext", "pdfinfo")
     }
 }
 
@@ -139,11 +125,10 @@ fn to_count(value: f64) -> usize {
 }
 
 impl DeclarativeTool for ReadFileTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Read;
+    const DECLARATION: &'static str = include_str!("../declarations/read_file.json");
     type Params = ReadFileParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
@@ -245,12 +230,7 @@ enum Outcome {
         cacheable: bool,
     },
     /// A failure with Qwen's three texts.
-    Failed {
-        code: ToolErrorCode,
-        llm_content: String,
-        display: String,
-        message: String,
-    },
+    Failed(Failure),
 }
 
 impl Outcome {
@@ -264,32 +244,17 @@ impl Outcome {
         }
     }
 
-    fn failed(code: ToolErrorCode, llm_content: String, display: String, message: String) -> Self {
-        Outcome::Failed {
-            code,
-            llm_content,
-            display,
-            message,
-        }
-    }
-
     /// Qwen's catch-all: one text for the model, the person and the error.
     fn read_failure(shown: &str, message: &str) -> Self {
         let text = format!("Error reading file {shown}: {message}");
-        Outcome::failed(
-            ToolErrorCode::ReadContentFailure,
-            text.clone(),
-            text.clone(),
-            text,
-        )
+        Outcome::Failed(Failure::new(ToolErrorCode::ReadContentFailure, text))
     }
 
     fn too_large(llm_content: String, message: String) -> Self {
-        Outcome::failed(
-            ToolErrorCode::FileTooLarge,
-            llm_content.clone(),
-            llm_content,
-            message,
+        Outcome::Failed(
+            Failure::new(ToolErrorCode::FileTooLarge, message)
+                .llm_content(llm_content.clone())
+                .display(llm_content),
         )
     }
 }
@@ -313,7 +278,7 @@ impl Invocation for ReadFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
+    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let root = session.sandbox().root().to_string_lossy().into_owned();
         // Qwen's relativePathForDisplay: the path as given, relative to the
@@ -323,25 +288,28 @@ impl Invocation for ReadFileInvocation {
         let path = p.resolved.as_path();
         // Located again: the call may run long after it was built, and what
         // was inside then may lead outside now.
-        let target = match session.sandbox().locate(&path.to_string_lossy()) {
-            Ok(target) => target,
-            Err(_) => return ToolResult::from(escaped(&shown)),
-        };
+        let target = session
+            .sandbox()
+            .locate(&path.to_string_lossy())
+            .map_err(|_| escaped(&shown))?;
 
         let meta = match stat(session.faults(), &target) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return into_result(Outcome::failed(
-                    ToolErrorCode::FileNotFound,
-                    "Could not read file because no file was found at the specified path."
-                        .to_owned(),
-                    "File not found.".to_owned(),
-                    format!("File not found: {}", p.file_path),
+                return Outcome::into_result(Outcome::Failed(
+                    Failure::new(
+                        ToolErrorCode::FileNotFound,
+                        format!("File not found: {}", p.file_path),
+                    )
+                    .llm_content(
+                        "Could not read file because no file was found at the specified path.",
+                    )
+                    .display("File not found."),
                 ));
             }
-            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
+            Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => {
-                return into_result(Outcome::read_failure(
+                return Outcome::into_result(Outcome::read_failure(
                     &shown,
                     &fs_error_message(&e, "stat", &p.file_path),
                 ));
@@ -349,24 +317,22 @@ impl Invocation for ReadFileInvocation {
         };
         if full_request && unchanged_since_full_read(session, &meta) {
             let relative = shorten_path(&make_relative(&normalize(&p.file_path), &root));
-            return ToolResult {
-                llm_content: format!(
+            return Ok(ToolResult::new(
+                format!(
                     "[File {relative} unchanged since last read in this session \u{2014} the full content was provided earlier in this conversation. If you cannot retrieve that prior content (e.g. after context compaction) or you suspect the file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit offset/limit to fetch current content.]"
                 ),
-                display: Display::Text(format!("Unchanged: {relative}")),
-                result_file_paths: Vec::new(),
-                error: None,
-            };
+                Display::Text(format!("Unchanged: {relative}")),
+            ));
         }
         if meta.is_dir() {
-            return into_result(directory_failure(&p.file_path));
+            return Outcome::into_result(directory_failure(&p.file_path));
         }
         if !meta.is_file() {
-            return into_result(special_file_failure(&p.file_path));
+            return Outcome::into_result(special_file_failure(&p.file_path));
         }
         let (outcome, read_meta) = match self.read(session, &target, &shown) {
             Ok(pair) => pair,
-            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
+            Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => (
                 Outcome::read_failure(&shown, &fs_error_message(&e, "open", &p.file_path)),
                 None,
@@ -390,7 +356,7 @@ impl Invocation for ReadFileInvocation {
                 },
             );
         }
-        into_result(outcome)
+        outcome.into_result()
     }
 }
 
@@ -412,23 +378,27 @@ fn unchanged_since_full_read(session: &Session, meta: &Metadata) -> bool {
 }
 
 fn directory_failure(file_path: &str) -> Outcome {
-    Outcome::failed(
-        ToolErrorCode::TargetIsDirectory,
-        "Could not read file because the provided path is a directory, not a file.".to_owned(),
-        "Path is a directory.".to_owned(),
-        format!("Path is a directory, not a file: {file_path}"),
+    Outcome::Failed(
+        Failure::new(
+            ToolErrorCode::TargetIsDirectory,
+            format!("Path is a directory, not a file: {file_path}"),
+        )
+        .llm_content("Could not read file because the provided path is a directory, not a file.")
+        .display("Path is a directory."),
     )
 }
 
 fn special_file_failure(file_path: &str) -> Outcome {
-    Outcome::failed(
-        ToolErrorCode::ReadContentFailure,
-        format!(
+    Outcome::Failed(
+        Failure::new(
+            ToolErrorCode::ReadContentFailure,
+            format!("Not a regular file: {file_path}"),
+        )
+        .llm_content(format!(
             "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
             basename(file_path)
-        ),
-        "Not a regular file.".to_owned(),
-        format!("Not a regular file: {file_path}"),
+        ))
+        .display("Not a regular file."),
     )
 }
 
@@ -547,11 +517,13 @@ impl ReadFileInvocation {
                         truncated: r.is_truncated,
                         cacheable: false,
                     },
-                    Err(msg) => Outcome::failed(
-                        ToolErrorCode::ReadContentFailure,
-                        format!("Error parsing notebook {shown}: {msg}"),
-                        format!("Error reading notebook: {shown}"),
-                        format!("Error parsing notebook {}: {msg}", p.file_path),
+                    Err(msg) => Outcome::Failed(
+                        Failure::new(
+                            ToolErrorCode::ReadContentFailure,
+                            format!("Error parsing notebook {}: {msg}", p.file_path),
+                        )
+                        .llm_content(format!("Error parsing notebook {shown}: {msg}"))
+                        .display(format!("Error reading notebook: {shown}")),
                     ),
                 })
             }
@@ -617,46 +589,36 @@ impl ReadFileInvocation {
         let p = &self.params;
         let shown = &p.file_path;
         if p.pages.is_none() && size_mb > PDF_FULL_TEXT_MAX_MB {
-            return Some(Outcome::failed(
-                ToolErrorCode::FileTooLarge,
-                format!(
+            return Some(Outcome::Failed(Failure::new(ToolErrorCode::FileTooLarge, format!("PDF exceeds extraction size limit: {shown} ({size_mb:.2}MB)")).llm_content(format!(
                     "PDF file is too large for full text extraction: {size_mb:.2}MB exceeds the 100MB limit. Use the 'pages' parameter to read a narrower range, or split the document into smaller files before retrying."
-                ),
-                format!("PDF file too large ({size_mb:.2}MB > 100MB)."),
-                format!("PDF exceeds extraction size limit: {shown} ({size_mb:.2}MB)"),
-            ));
+                )).display(format!("PDF file too large ({size_mb:.2}MB > 100MB)."))));
         }
         if p.pages.is_some() && size_mb > PDF_PAGED_TEXT_MAX_MB {
-            return Some(Outcome::failed(
-                ToolErrorCode::FileTooLarge,
-                format!(
+            return Some(Outcome::Failed(Failure::new(ToolErrorCode::FileTooLarge, format!("PDF exceeds page-range extraction size limit: {shown} ({size_mb:.2}MB)")).llm_content(format!(
                     "PDF file is too large for page-range text extraction: {size_mb:.2}MB exceeds the 512MB limit. Split the document into smaller files before retrying."
-                ),
-                format!("PDF file too large ({size_mb:.2}MB > 512MB)."),
-                format!("PDF exceeds page-range extraction size limit: {shown} ({size_mb:.2}MB)"),
-            ));
+                )).display(format!("PDF file too large ({size_mb:.2}MB > 512MB)."))));
         }
         if p.pages.is_none() {
             let (required, effective, had_info) =
                 pdf::requires_range(self.pdf.page_count(file), size);
             if required {
                 if !self.pdf.text_available() {
-                    return Some(Outcome::failed(
-                        ToolErrorCode::ReadContentFailure,
-                        format!(
+                    return Some(Outcome::Failed(
+                        Failure::new(
+                            ToolErrorCode::ReadContentFailure,
+                            pdf::UNAVAILABLE.to_owned(),
+                        )
+                        .llm_content(format!(
                             "[Cannot extract text from PDF: \"{name}\". {}]",
                             pdf::UNAVAILABLE
-                        ),
-                        format!("Failed to read pdf: {rel}"),
-                        pdf::UNAVAILABLE.to_owned(),
+                        ))
+                        .display(format!("Failed to read pdf: {rel}")),
                     ));
                 }
                 let guidance = pdf::large_pdf_guidance(name, effective, had_info);
-                return Some(Outcome::failed(
-                    ToolErrorCode::FileTooLarge,
-                    guidance.clone(),
-                    format!("PDF requires page range: {rel}"),
-                    guidance,
+                return Some(Outcome::Failed(
+                    Failure::new(ToolErrorCode::FileTooLarge, guidance)
+                        .display(format!("PDF requires page range: {rel}")),
                 ));
             }
         }
@@ -679,19 +641,19 @@ impl ReadFileInvocation {
                     return Outcome::notice(text, format!("Read pdf as text{label}: {shown}"));
                 }
                 let guidance = pdf::text_too_large_guidance(name, tokens, p.pages.as_deref());
-                Outcome::failed(
-                    ToolErrorCode::FileTooLarge,
-                    guidance.clone(),
-                    format!("PDF text too large: {shown}"),
-                    guidance,
+                Outcome::Failed(
+                    Failure::new(ToolErrorCode::FileTooLarge, guidance)
+                        .display(format!("PDF text too large: {shown}")),
                 )
             }
-            Err(error) => Outcome::failed(
-                ToolErrorCode::ReadContentFailure,
-                format!("[Cannot extract text from PDF: \"{name}\". {error}]"),
-                format!("Failed to read pdf: {shown}"),
-                error,
-            ),
+            Err(error) => {
+                let llm_content = format!("[Cannot extract text from PDF: \"{name}\". {error}]");
+                Outcome::Failed(
+                    Failure::new(ToolErrorCode::ReadContentFailure, error)
+                        .llm_content(llm_content)
+                        .display(format!("Failed to read pdf: {shown}")),
+                )
+            }
         }
     }
 }
@@ -719,28 +681,16 @@ fn decode_failure(shown: &str, kind: &TextErrorKind, message: &str) -> Outcome {
     Outcome::read_failure(shown, &format!("failed to decode file: {message}"))
 }
 
-fn into_result(outcome: Outcome) -> ToolResult {
-    match outcome {
-        Outcome::Read {
-            llm_content,
-            display,
-            ..
-        } => ToolResult {
-            llm_content,
-            display: Display::Text(display),
-            result_file_paths: Vec::new(),
-            error: None,
-        },
-        Outcome::Failed {
-            code,
-            llm_content,
-            display,
-            message,
-        } => ToolResult {
-            llm_content,
-            display: Display::Text(display),
-            result_file_paths: Vec::new(),
-            error: Some(ToolFailure { code, message }),
-        },
+impl Outcome {
+    /// What the call returns.
+    fn into_result(self) -> Result<ToolResult, Failure> {
+        match self {
+            Outcome::Read {
+                llm_content,
+                display,
+                ..
+            } => Ok(ToolResult::new(llm_content, Display::Text(display))),
+            Outcome::Failed(failure) => Err(failure),
+        }
     }
 }
