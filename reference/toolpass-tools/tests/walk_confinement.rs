@@ -99,18 +99,28 @@ fn assert_confined(tool: &str, result: &ToolResult) {
     );
 }
 
-#[test]
-fn a_directory_swapped_between_check_and_walk_is_not_walked() {
-    let fx = Fixture::new();
-    let built: Vec<_> = calls(&fx)
+/// Builds each call of `calls` that `keep` admits while `sub` is a real
+/// directory, swaps it out, then runs them: each tool's result.
+fn run_after_swap(fx: &Fixture, keep: impl Fn(&Value) -> bool) -> Vec<(&'static str, ToolResult)> {
+    let built: Vec<_> = calls(fx)
         .into_iter()
+        .filter(|(_, args)| keep(args))
         .map(|(tool, args)| (tool, fx.build(tool, &args)))
         .collect();
     fx.swap_out();
-    for (tool, invocation) in built {
-        let result = invocation
-            .execute(&fx.session)
-            .unwrap_or_else(ToolResult::from);
+    built
+        .into_iter()
+        .map(|(tool, invocation)| {
+            let result = invocation.execute(&fx.session);
+            (tool, result.unwrap_or_else(ToolResult::from))
+        })
+        .collect()
+}
+
+#[test]
+fn a_directory_swapped_between_check_and_walk_is_not_walked() {
+    let fx = Fixture::new();
+    for (tool, result) in run_after_swap(&fx, |_| true) {
         assert_confined(tool, &result);
     }
 }
@@ -118,16 +128,7 @@ fn a_directory_swapped_between_check_and_walk_is_not_walked() {
 #[test]
 fn a_swapped_start_directory_is_an_escape() {
     let fx = Fixture::new();
-    let built: Vec<_> = calls(&fx)
-        .into_iter()
-        .filter(|(_, args)| args.get("path").is_some())
-        .map(|(tool, args)| (tool, fx.build(tool, &args)))
-        .collect();
-    fx.swap_out();
-    for (tool, invocation) in built {
-        let result = invocation
-            .execute(&fx.session)
-            .unwrap_or_else(ToolResult::from);
+    for (tool, result) in run_after_swap(&fx, |args| args.get("path").is_some()) {
         let code = result.error.as_ref().map(|e| e.code);
         assert_eq!(
             code,
