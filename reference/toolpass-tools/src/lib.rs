@@ -2,7 +2,9 @@
 //! decisions of `toolpass-core`.
 //!
 //! - [`tool`]: the Tool / Invocation split; [`registry`]: what the model sees.
-//! - [`session`]: a sandbox root with its read cache, faults and tools.
+//! - [`workspace`]: what the tools act on (sandbox root, read cache,
+//!   faults, spill directory); [`session`]: a workspace and its tools;
+//!   [`config`]: the session's settings.
 //! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
 //! - [`located`]: a checked path and the IO beneath its handle.
 //! - [`read_cache`] and [`prior_read`]: read-before-write.
@@ -17,6 +19,7 @@
 //! Nothing here derives `Serialize`: the server converts at its edge into the
 //! wire types of `toolpass-protocol`.
 
+pub mod config;
 pub mod errno;
 pub mod error_code;
 pub mod faults;
@@ -33,3 +36,4 @@ pub mod session;
 pub mod spill;
 pub mod tool;
 pub mod tools;
+pub mod workspace;

@@ -213,9 +213,18 @@ mod tests {
         assert_eq!(levenshtein("read_fle", "read_file"), 1);
     }
 
+    /// A session with the tools these tests call, and `edit` for the
+    /// suggestions.
     fn session(config: crate::session::SessionConfig) -> (tempfile::TempDir, Session) {
+        use crate::tool::Declared;
+        use crate::tools::{edit::EditTool, grep_search::GrepTool, read_file::ReadFileTool};
+        let tools: Vec<std::sync::Arc<dyn Tool>> = vec![
+            std::sync::Arc::new(Declared::<ReadFileTool>::default()),
+            std::sync::Arc::new(Declared::<EditTool>::default()),
+            std::sync::Arc::new(Declared::<GrepTool>::default()),
+        ];
         let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
+        let session = Session::new(dir.path(), config, tools).unwrap();
         (dir, session)
     }
 

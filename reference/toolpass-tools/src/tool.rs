@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::result::{Failure, ToolResult};
-use crate::session::Session;
+use crate::workspace::Workspace;
 
 /// Why a tool could not be built from the model's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub trait Tool: Send + Sync {
     ///
     /// # Errors
     /// A [`BuildError`] naming the argument that is wrong.
-    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError>;
+    fn build(&self, args: &Value, session: &Workspace) -> Result<Box<dyn Invocation>, BuildError>;
 }
 
 /// One validated call, ready to run.
@@ -94,7 +94,7 @@ pub trait Invocation: Send {
     ///
     /// # Errors
     /// The [`Failure`], worded as the tool's Qwen counterpart words it.
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure>;
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure>;
 }
 
 /// The static half of a declarative tool.
@@ -165,8 +165,8 @@ impl Declaration {
     /// so transcripts run unchanged against both implementations).
     ///
     /// # Panics
-    /// When the embedded JSON is malformed: a build-time constant, so
-    /// `tools::tests` catches it before release.
+    /// When the embedded JSON is malformed: a build-time constant, so each
+    /// tool's `declaration_parses` unit test catches it before release.
     #[must_use]
     pub fn qwen(name: &'static str, kind: Kind, json: &str) -> Self {
         match Self::from_json(name, kind, json) {
@@ -233,11 +233,11 @@ pub trait DeclarativeTool: Send + Sync {
     fn validate_values(
         &self,
         params: &mut Self::Params,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError>;
 
     /// Makes the invocation from validated parameters.
-    fn create_invocation(&self, params: Self::Params, session: &Session) -> Box<dyn Invocation>;
+    fn create_invocation(&self, params: Self::Params, session: &Workspace) -> Box<dyn Invocation>;
 
     /// See [`Tool::max_output_chars`].
     fn max_output_chars(&self) -> Option<usize> {
@@ -256,8 +256,8 @@ impl<T: DeclarativeTool> Declared<T> {
     /// `tool` with Qwen's declaration of it.
     ///
     /// # Panics
-    /// Never for the tools of this crate: their embedded declarations are
-    /// checked by `tools::tests`.
+    /// Never for the tools of this crate: each one's `declaration_parses`
+    /// unit test checks its embedded declaration.
     #[must_use]
     pub fn new(tool: T) -> Self {
         Declared {
@@ -308,7 +308,7 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
         self.tool.max_output_chars()
     }
 
-    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError> {
+    fn build(&self, args: &Value, session: &Workspace) -> Result<Box<dyn Invocation>, BuildError> {
         self.declaration
             .validate(args)
             .map_err(BuildError::invalid)?;

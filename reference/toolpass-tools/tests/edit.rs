@@ -317,7 +317,7 @@ fn every_edit_error_code_reaches_the_model() {
 /// file, so the test can tell which side of the last check it ran on.
 struct DeletingBackup(std::sync::Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>);
 
-impl toolpass_tools::session::EditBackup for DeletingBackup {
+impl toolpass_tools::workspace::EditBackup for DeletingBackup {
     fn track_edit(&self, path: &std::path::Path) {
         self.0.lock().unwrap().push(path.to_owned());
         fs::remove_file(path).unwrap();

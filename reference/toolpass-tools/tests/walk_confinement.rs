@@ -8,6 +8,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,10 @@ use serde_json::{Value, json};
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::{Session, SessionConfig};
-use toolpass_tools::tool::Invocation;
+use toolpass_tools::tool::{Declared, Invocation, Tool};
+use toolpass_tools::tools::{
+    glob::GlobTool, grep_search::GrepTool, list_directory::ListDirectoryTool,
+};
 
 /// The marker in every outside file's name and content.
 const SECRET: &str = "toolpass-outside-secret";
@@ -25,6 +29,15 @@ struct Fixture {
     _tmp: tempfile::TempDir,
     session: Session,
     outside: PathBuf,
+}
+
+/// The tools that walk directories, the ones this file attacks.
+fn searching_tools() -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(Declared::<GrepTool>::default()),
+        Arc::new(Declared::<GlobTool>::default()),
+        Arc::new(Declared::<ListDirectoryTool>::default()),
+    ]
 }
 
 impl Fixture {
@@ -47,7 +60,7 @@ impl Fixture {
             format!("needle {SECRET}\n"),
         )
         .unwrap();
-        let session = Session::new(&root, SessionConfig::default()).unwrap();
+        let session = Session::new(&root, SessionConfig::default(), searching_tools()).unwrap();
         Fixture {
             _tmp: tmp,
             session,

@@ -26,8 +26,8 @@ use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
 use crate::result::{Display, Failure, FileDiff, ToolResult};
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "edit";
@@ -58,14 +58,14 @@ impl DeclarativeTool for EditTool {
     fn validate_values(
         &self,
         params: &mut EditParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         normalize_file_path(&mut params.file_path)?;
         params.resolved = resolve_for_write(session, &params.file_path)?;
         Ok(())
     }
 
-    fn create_invocation(&self, params: EditParams, _session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: EditParams, _session: &Workspace) -> Box<dyn Invocation> {
         Box::new(EditInvocation { params })
     }
 }
@@ -90,7 +90,7 @@ impl Invocation for EditInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
         let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing)?;

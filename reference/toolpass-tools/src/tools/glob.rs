@@ -29,14 +29,14 @@ use serde::Deserialize;
 
 use self::pattern::Pattern;
 use super::collate::locale_cmp;
-use super::grep_search::dir_arg::{SearchDir, resolve_dir};
+use super::dir_arg::{SearchDir, resolve_dir};
 use super::ignore_files::Discovery;
 use super::walk::{self, StartError, Step, open_start};
 use crate::kind::Kind;
 use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::Sandbox;
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "glob";
@@ -74,7 +74,7 @@ impl DeclarativeTool for GlobTool {
     fn validate_values(
         &self,
         params: &mut GlobParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         if params.pattern.trim().is_empty() {
             return Err(BuildError::invalid(
@@ -85,11 +85,11 @@ impl DeclarativeTool for GlobTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: GlobParams, session: &Session) -> Box<dyn Invocation> {
-        let dir = params.dir.clone().unwrap_or(SearchDir {
-            shown: None,
-            path: session.sandbox().root().to_path_buf(),
-        });
+    fn create_invocation(&self, params: GlobParams, session: &Workspace) -> Box<dyn Invocation> {
+        let dir = params
+            .dir
+            .clone()
+            .unwrap_or_else(|| SearchDir::root(session.sandbox().root()));
         Box::new(GlobInvocation { params, dir })
     }
 }
@@ -119,7 +119,7 @@ impl Invocation for GlobInvocation {
         description
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let pattern = &self.params.pattern;
         let location = match self.dir.shown {
             Some(_) => format!("within {}", self.dir.path.display()),

@@ -17,7 +17,6 @@
 //!
 //! The declaration is Qwen Code's, Apache-2.0, copied verbatim.
 
-pub mod dir_arg;
 pub mod fnmatch;
 pub mod git_rules;
 pub mod regex_error;
@@ -28,15 +27,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use self::dir_arg::{SearchDir, resolve_dir};
 use self::render::{Budget, render};
 use self::search::{Search, Strategy};
+use super::dir_arg::{SearchDir, resolve_dir};
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::read_cache::ReadKind;
 use crate::result::{Display, Failure, ToolResult};
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "grep_search";
@@ -73,7 +72,7 @@ impl DeclarativeTool for GrepTool {
     fn validate_values(
         &self,
         params: &mut GrepParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         if params
             .limit
@@ -88,12 +87,9 @@ impl DeclarativeTool for GrepTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: GrepParams, session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: GrepParams, session: &Workspace) -> Box<dyn Invocation> {
         let root = session.sandbox().root();
-        let dir = params.dir.clone().unwrap_or(SearchDir {
-            shown: None,
-            path: root.to_path_buf(),
-        });
+        let dir = params.dir.clone().unwrap_or_else(|| SearchDir::root(root));
         let glob = params.glob.as_deref().filter(|g| !g.is_empty());
         let search = Search::new(&params.pattern, glob, Strategy::for_dir(&dir.path));
         Box::new(GrepInvocation {
@@ -128,7 +124,7 @@ impl Invocation for GrepInvocation {
         description
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let search = self.search.as_ref().map_err(|e| {
             Failure::new(
                 ToolErrorCode::GrepExecutionError,
@@ -174,7 +170,7 @@ impl Invocation for GrepInvocation {
 /// Qwen's `recordGrepResultFileReads`: every shown file that is still a
 /// regular file counts as read in part; a notebook's read is not
 /// cacheable, so it never satisfies a later prior-read check.
-fn record_reads(session: &Session, paths: &[PathBuf]) {
+fn record_reads(session: &Workspace, paths: &[PathBuf]) {
     let mut cache = session.read_cache();
     for path in paths {
         // Beneath the root's handle: a directory swapped out since the

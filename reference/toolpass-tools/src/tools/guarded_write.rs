@@ -17,11 +17,11 @@ use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
 use crate::located::Located;
 use crate::prior_read::{Decision, Refusal, Verb, check_prior_read, escaped};
 use crate::sandbox::is_escape;
-use crate::session::Session;
+use crate::workspace::Workspace;
 
 /// One file a tool is about to mutate.
 pub(crate) struct GuardedWrite<'a> {
-    session: &'a Session,
+    session: &'a Workspace,
     target: Located,
     shown: &'a str,
     verb: Verb,
@@ -71,7 +71,7 @@ impl<'a> GuardedWrite<'a> {
     /// It is located again now: the call may run long after it was built,
     /// and what was inside then may lead outside now.
     pub(crate) fn new(
-        session: &'a Session,
+        session: &'a Workspace,
         resolved: &Path,
         shown: &'a str,
         verb: Verb,

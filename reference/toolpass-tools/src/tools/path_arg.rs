@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use crate::error_code::ToolErrorCode;
 use crate::located::Located;
-use crate::session::Session;
 use crate::tool::BuildError;
+use crate::workspace::Workspace;
 
 /// Characters Qwen's `SHELL_SPECIAL_CHARS` lets a backslash escape.
 const SHELL_SPECIALS: &str = " \t()[]{};|*?$`'\"#&<>!~,";
@@ -58,7 +58,7 @@ pub fn normalize_file_path(file_path: &mut String) -> Result<(), BuildError> {
 /// # Errors
 /// The sandbox's refusal (outside the root, a symlink loop, ...), with its
 /// own code and message.
-pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
+pub fn resolve_in_sandbox(session: &Workspace, path: &str) -> Result<PathBuf, BuildError> {
     locate(session, path).map(|located| located.path().to_owned())
 }
 
@@ -68,7 +68,7 @@ pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, Buil
 /// # Errors
 /// As [`resolve_in_sandbox`], and `path_not_in_workspace` for a path in a
 /// read-only area.
-pub fn resolve_for_write(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
+pub fn resolve_for_write(session: &Workspace, path: &str) -> Result<PathBuf, BuildError> {
     let located = locate(session, path)?;
     if !located.is_writable() {
         return Err(BuildError {
@@ -82,7 +82,7 @@ pub fn resolve_for_write(session: &Session, path: &str) -> Result<PathBuf, Build
     Ok(located.path().to_owned())
 }
 
-fn locate(session: &Session, path: &str) -> Result<Located, BuildError> {
+fn locate(session: &Workspace, path: &str) -> Result<Located, BuildError> {
     session.sandbox().locate(path).map_err(|e| BuildError {
         code: e.code(),
         message: e.to_string(),

@@ -34,8 +34,8 @@ use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
 use crate::result::{Display, Failure, FileDiff, ToolResult};
 use crate::sandbox::is_escape;
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "write_file";
@@ -70,7 +70,7 @@ impl DeclarativeTool for WriteFileTool {
     fn validate_values(
         &self,
         params: &mut WriteFileParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         params.file_path = unescape_path(params.file_path.trim());
         let file_path = &params.file_path;
@@ -104,7 +104,11 @@ impl DeclarativeTool for WriteFileTool {
         }
     }
 
-    fn create_invocation(&self, params: WriteFileParams, session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: WriteFileParams,
+        session: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(WriteFileInvocation {
             params,
             root: session.sandbox().root().to_string_lossy().into_owned(),
@@ -130,7 +134,7 @@ impl Invocation for WriteFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
         let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting)?;

@@ -47,7 +47,12 @@ impl Sandbox {
         // "outside") that is still inside its own temporary directory.
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("root")).unwrap();
-        let session = Session::new(&dir.path().join("root"), config).unwrap();
+        let session = Session::new(
+            &dir.path().join("root"),
+            config,
+            toolpass_tools::tools::all(),
+        )
+        .unwrap();
         Sandbox { _dir: dir, session }
     }
 
@@ -55,7 +60,8 @@ impl Sandbox {
     /// server would open it (the other sandbox keeps the directory).
     pub(crate) fn at(root: &Path) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(root, SessionConfig::default()).unwrap();
+        let session =
+            Session::new(root, SessionConfig::default(), toolpass_tools::tools::all()).unwrap();
         Sandbox { _dir: dir, session }
     }
 

@@ -32,8 +32,8 @@ use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "list_directory";
@@ -73,7 +73,7 @@ impl DeclarativeTool for ListDirectoryTool {
     fn validate_values(
         &self,
         params: &mut ListDirectoryParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         params.path = unescape_path(params.path.trim());
         if !params.path.starts_with('/') {
@@ -89,7 +89,7 @@ impl DeclarativeTool for ListDirectoryTool {
     fn create_invocation(
         &self,
         params: ListDirectoryParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Box<dyn Invocation> {
         Box::new(ListDirectoryInvocation {
             params,
@@ -119,7 +119,7 @@ impl Invocation for ListDirectoryInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
         // Located again: what was inside when the call was built may lead
@@ -255,7 +255,7 @@ impl Invocation for ListDirectoryInvocation {
 }
 
 /// The session's line limit; 0 means none (Qwen's non-positive setting).
-fn session_line_limit(session: &Session) -> usize {
+fn session_line_limit(session: &Workspace) -> usize {
     match session.config().truncate_lines {
         0 => usize::MAX,
         n => n,

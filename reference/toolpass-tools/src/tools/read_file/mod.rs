@@ -52,8 +52,8 @@ use crate::prior_read::escaped;
 use crate::read_cache::{CacheState, ReadKind};
 use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
-use crate::session::Session;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "read_file";
@@ -133,7 +133,7 @@ impl DeclarativeTool for ReadFileTool {
     fn validate_values(
         &self,
         params: &mut ReadFileParams,
-        session: &Session,
+        session: &Workspace,
     ) -> Result<(), BuildError> {
         let file_path = unescape_path(params.file_path.trim());
         params.file_path.clone_from(&file_path);
@@ -180,7 +180,11 @@ impl DeclarativeTool for ReadFileTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: ReadFileParams, session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: ReadFileParams,
+        session: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(ReadFileInvocation {
             params,
             pdf: Arc::clone(&self.pdf),
@@ -278,7 +282,7 @@ impl Invocation for ReadFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> Result<ToolResult, Failure> {
+    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let root = session.sandbox().root().to_string_lossy().into_owned();
         // Qwen's relativePathForDisplay: the path as given, relative to the
@@ -362,7 +366,7 @@ impl Invocation for ReadFileInvocation {
 
 /// The `file_unchanged` fast path's condition: the cache saw the whole
 /// file as text at this fingerprint, after the last write by a tool.
-fn unchanged_since_full_read(session: &Session, meta: &Metadata) -> bool {
+fn unchanged_since_full_read(session: &Workspace, meta: &Metadata) -> bool {
     let cache = session.read_cache();
     match cache.check(meta) {
         CacheState::Fresh(entry) => {
@@ -407,7 +411,7 @@ impl ReadFileInvocation {
     /// descriptor the bytes came from (recorded on success).
     fn read(
         &self,
-        session: &Session,
+        session: &Workspace,
         target: &Located,
         shown: &str,
     ) -> io::Result<(Outcome, Option<Metadata>)> {
@@ -430,7 +434,7 @@ impl ReadFileInvocation {
     /// `processSingleFileContent` from the file type on.
     fn read_kind(
         &self,
-        session: &Session,
+        session: &Workspace,
         kind: FileType,
         shown: &str,
         head: Vec<u8>,
@@ -535,7 +539,7 @@ impl ReadFileInvocation {
     /// The text case.
     fn read_text(
         &self,
-        session: &Session,
+        session: &Workspace,
         shown: &str,
         head: Vec<u8>,
         mut file: File,
@@ -692,5 +696,26 @@ impl Outcome {
             } => Ok(ToolResult::new(llm_content, Display::Text(display))),
             Outcome::Failed(failure) => Err(failure),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{Declared, Tool};
+
+    #[test]
+    fn declaration_parses_and_matches_qwens_schema() {
+        let tool = Declared::<ReadFileTool>::default();
+        assert_eq!(tool.name(), NAME);
+        assert_eq!(
+            tool.declaration().schema["required"],
+            serde_json::json!(["file_path"])
+        );
+        // Qwen lets the model send `pages: null` for a notebook.
+        assert_eq!(
+            tool.declaration().schema["properties"]["pages"]["type"],
+            serde_json::json!(["string", "null"])
+        );
     }
 }

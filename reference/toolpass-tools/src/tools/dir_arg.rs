@@ -17,10 +17,10 @@ use std::path::{Component, Path, PathBuf};
 use crate::errno::{fs_error_message, node_errno};
 use crate::prior_read::escaped;
 use crate::sandbox::{PathErrorKind, is_escape};
-use crate::session::Session;
 use crate::tool::BuildError;
+use crate::workspace::Workspace;
 
-use super::super::path_arg::unescape_path;
+use super::path_arg::unescape_path;
 use crate::error_code::ToolErrorCode;
 
 /// A validated directory to search.
@@ -41,17 +41,17 @@ pub struct SearchDir {
 /// `invalid_tool_params` with Qwen's message for a path that does not
 /// exist or is not a directory; `path_not_in_workspace` for one outside the
 /// session root.
-pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, BuildError> {
+pub fn resolve_dir(raw: Option<&str>, session: &Workspace) -> Result<SearchDir, BuildError> {
     let root = session.sandbox().root();
     let Some(arg) = raw
         .filter(|r| !r.is_empty())
         .map(|r| unescape_path(r.trim()))
     else {
-        return Ok(root_dir(root));
+        return Ok(SearchDir::root(root));
     };
     if arg.is_empty() {
         // Qwen resolves "" to the root, then treats the falsy path as absent.
-        return Ok(root_dir(root));
+        return Ok(SearchDir::root(root));
     }
     let outside = |message: String| BuildError {
         code: ToolErrorCode::PathNotInWorkspace,
@@ -104,10 +104,14 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
     }
 }
 
-fn root_dir(root: &Path) -> SearchDir {
-    SearchDir {
-        shown: None,
-        path: root.to_path_buf(),
+impl SearchDir {
+    /// The workspace root, the directory searched when no `path` is given.
+    #[must_use]
+    pub fn root(root: &Path) -> Self {
+        SearchDir {
+            shown: None,
+            path: root.to_path_buf(),
+        }
     }
 }
 
