@@ -43,7 +43,6 @@ pub struct PathError {
 
 /// The kind of [`PathError`].
 #[derive(Debug)]
-#[non_exhaustive]
 pub enum PathErrorKind {
     /// The path resolves outside the session root.
     OutsideWorkspace,
@@ -98,7 +97,7 @@ impl std::error::Error for PathError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             PathErrorKind::Io(e) => Some(e),
-            _ => None,
+            PathErrorKind::OutsideWorkspace | PathErrorKind::SymlinkLoop => None,
         }
     }
 }

@@ -78,8 +78,8 @@ pub fn resolve_dir(raw: Option<&str>, session: &Workspace) -> Result<SearchDir, 
                     "ELOOP: too many symbolic links encountered, stat '{shown_abs}'"
                 )));
             }
-            // Anything else is reported by the stat below, as Qwen reports it.
-            _ => None,
+            // Reported by the stat below, as Qwen reports it.
+            PathErrorKind::Io(_) => None,
         },
     };
     // Beneath the root's handle; only a path the sandbox could not resolve

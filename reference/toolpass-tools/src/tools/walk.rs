@@ -105,7 +105,9 @@ pub fn open_start(sandbox: &Sandbox, path: &Path) -> Result<Start, StartError> {
     let outside = || PathError::new(PathErrorKind::OutsideWorkspace, &shown).to_string();
     let located = sandbox.locate(&shown).map_err(|e| match e.kind() {
         PathErrorKind::OutsideWorkspace => StartError::Escape(outside()),
-        _ => StartError::Io(io::Error::other(e.to_string())),
+        PathErrorKind::SymlinkLoop | PathErrorKind::Io(_) => {
+            StartError::Io(io::Error::other(e.to_string()))
+        }
     })?;
     // Only the root is writable; the other areas (the session's spill
     // directory) are admitted for reading and have no path under the root.
