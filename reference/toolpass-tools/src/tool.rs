@@ -78,7 +78,8 @@ pub trait Tool: Send + Sync {
     ///
     /// # Errors
     /// A [`BuildError`] naming the argument that is wrong.
-    fn build(&self, args: &Value, session: &Workspace) -> Result<Box<dyn Invocation>, BuildError>;
+    fn build(&self, args: &Value, workspace: &Workspace)
+    -> Result<Box<dyn Invocation>, BuildError>;
 }
 
 /// One validated call, ready to run.
@@ -94,7 +95,7 @@ pub trait Invocation: Send {
     ///
     /// # Errors
     /// The [`Failure`], worded as the tool's Qwen counterpart words it.
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure>;
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure>;
 }
 
 /// The static half of a declarative tool.
@@ -233,11 +234,12 @@ pub trait DeclarativeTool: Send + Sync {
     fn validate_values(
         &self,
         params: &mut Self::Params,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError>;
 
     /// Makes the invocation from validated parameters.
-    fn create_invocation(&self, params: Self::Params, session: &Workspace) -> Box<dyn Invocation>;
+    fn create_invocation(&self, params: Self::Params, workspace: &Workspace)
+    -> Box<dyn Invocation>;
 
     /// See [`Tool::max_output_chars`].
     fn max_output_chars(&self) -> Option<usize> {
@@ -308,13 +310,17 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
         self.tool.max_output_chars()
     }
 
-    fn build(&self, args: &Value, session: &Workspace) -> Result<Box<dyn Invocation>, BuildError> {
+    fn build(
+        &self,
+        args: &Value,
+        workspace: &Workspace,
+    ) -> Result<Box<dyn Invocation>, BuildError> {
         self.declaration
             .validate(args)
             .map_err(BuildError::invalid)?;
         let mut params: T::Params = serde_json::from_value(args.clone())
             .map_err(|e| BuildError::invalid(format!("params {e}")))?;
-        self.tool.validate_values(&mut params, session)?;
-        Ok(self.tool.create_invocation(params, session))
+        self.tool.validate_values(&mut params, workspace)?;
+        Ok(self.tool.create_invocation(params, workspace))
     }
 }

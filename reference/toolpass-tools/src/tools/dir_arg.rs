@@ -41,8 +41,8 @@ pub struct SearchDir {
 /// `invalid_tool_params` with Qwen's message for a path that does not
 /// exist or is not a directory; `path_not_in_workspace` for one outside the
 /// session root.
-pub fn resolve_dir(raw: Option<&str>, session: &Workspace) -> Result<SearchDir, BuildError> {
-    let root = session.sandbox().root();
+pub fn resolve_dir(raw: Option<&str>, workspace: &Workspace) -> Result<SearchDir, BuildError> {
+    let root = workspace.sandbox().root();
     let Some(arg) = raw
         .filter(|r| !r.is_empty())
         .map(|r| unescape_path(r.trim()))
@@ -69,7 +69,7 @@ pub fn resolve_dir(raw: Option<&str>, session: &Workspace) -> Result<SearchDir, 
             "Path {arg} resolves outside the workspace; only paths inside the session root are allowed."
         )));
     }
-    let located = match session.sandbox().locate(&arg) {
+    let located = match workspace.sandbox().locate(&arg) {
         Ok(located) => Some(located),
         Err(e) => match e.kind() {
             PathErrorKind::OutsideWorkspace => return Err(outside(e.to_string())),

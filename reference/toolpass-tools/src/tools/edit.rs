@@ -58,14 +58,14 @@ impl DeclarativeTool for EditTool {
     fn validate_values(
         &self,
         params: &mut EditParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         normalize_file_path(&mut params.file_path)?;
-        params.resolved = resolve_for_write(session, &params.file_path)?;
+        params.resolved = resolve_for_write(workspace, &params.file_path)?;
         Ok(())
     }
 
-    fn create_invocation(&self, params: EditParams, _session: &Workspace) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: EditParams, _workspace: &Workspace) -> Box<dyn Invocation> {
         Box::new(EditInvocation { params })
     }
 }
@@ -90,10 +90,10 @@ impl Invocation for EditInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing)?;
+        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Editing)?;
 
         // Check 1: before the content is read at all.
         let exists = target.check(false)?.is_some();

@@ -74,22 +74,22 @@ impl DeclarativeTool for GlobTool {
     fn validate_values(
         &self,
         params: &mut GlobParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         if params.pattern.trim().is_empty() {
             return Err(BuildError::invalid(
                 "The 'pattern' parameter cannot be empty.",
             ));
         }
-        params.dir = Some(resolve_dir(params.path.as_deref(), session)?);
+        params.dir = Some(resolve_dir(params.path.as_deref(), workspace)?);
         Ok(())
     }
 
-    fn create_invocation(&self, params: GlobParams, session: &Workspace) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: GlobParams, workspace: &Workspace) -> Box<dyn Invocation> {
         let dir = params
             .dir
             .clone()
-            .unwrap_or_else(|| SearchDir::root(session.sandbox().root()));
+            .unwrap_or_else(|| SearchDir::root(workspace.sandbox().root()));
         Box::new(GlobInvocation { params, dir })
     }
 }
@@ -119,13 +119,13 @@ impl Invocation for GlobInvocation {
         description
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let pattern = &self.params.pattern;
         let location = match self.dir.shown {
             Some(_) => format!("within {}", self.dir.path.display()),
             None => "in the workspace directory".to_owned(),
         };
-        let (mut entries, hit_limit) = match collect(session.sandbox(), &self.dir.path, pattern) {
+        let (mut entries, hit_limit) = match collect(workspace.sandbox(), &self.dir.path, pattern) {
             Ok(found) => found,
             Err(e) => match e.into_failure() {
                 Ok(escaped) => return Err(escaped),
@@ -141,7 +141,7 @@ impl Invocation for GlobInvocation {
         sort_entries(&mut entries, now_ns());
 
         let total = entries.len();
-        let limit = MAX_FILE_COUNT.min(session.config().truncate_lines);
+        let limit = MAX_FILE_COUNT.min(workspace.config().truncate_lines);
         let truncated = hit_limit || total > limit;
         entries.truncate(limit);
         let paths: Vec<PathBuf> = entries.into_iter().map(|e| e.path).collect();

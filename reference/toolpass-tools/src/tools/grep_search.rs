@@ -72,7 +72,7 @@ impl DeclarativeTool for GrepTool {
     fn validate_values(
         &self,
         params: &mut GrepParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         if params
             .limit
@@ -83,12 +83,12 @@ impl DeclarativeTool for GrepTool {
         // The strategy decides case sensitivity only, never validity.
         Search::new(&params.pattern, None, Strategy::SystemGrep)
             .map_err(|e| BuildError::invalid(e.message()))?;
-        params.dir = Some(resolve_dir(params.path.as_deref(), session)?);
+        params.dir = Some(resolve_dir(params.path.as_deref(), workspace)?);
         Ok(())
     }
 
-    fn create_invocation(&self, params: GrepParams, session: &Workspace) -> Box<dyn Invocation> {
-        let root = session.sandbox().root();
+    fn create_invocation(&self, params: GrepParams, workspace: &Workspace) -> Box<dyn Invocation> {
+        let root = workspace.sandbox().root();
         let dir = params.dir.clone().unwrap_or_else(|| SearchDir::root(root));
         let glob = params.glob.as_deref().filter(|g| !g.is_empty());
         let search = Search::new(&params.pattern, glob, Strategy::for_dir(&dir.path));
@@ -124,7 +124,7 @@ impl Invocation for GrepInvocation {
         description
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let search = self.search.as_ref().map_err(|e| {
             Failure::new(
                 ToolErrorCode::GrepExecutionError,
@@ -132,7 +132,7 @@ impl Invocation for GrepInvocation {
             )
             .error_display(e.message())
         })?;
-        let files = match search.run(session.sandbox(), &self.dir.path) {
+        let files = match search.run(workspace.sandbox(), &self.dir.path) {
             Ok(files) => files,
             Err(e) => match e.into_failure() {
                 Ok(escaped) => return Err(escaped),
@@ -143,7 +143,7 @@ impl Invocation for GrepInvocation {
             Some(path) => format!("in path \"{path}\""),
             None => "in the workspace directory".to_owned(),
         };
-        let config = session.config();
+        let config = workspace.config();
         let lines = match self.params.limit {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             Some(limit) if limit < config.truncate_lines as f64 => limit as usize,
@@ -159,7 +159,7 @@ impl Invocation for GrepInvocation {
                 lines,
             },
         );
-        record_reads(session, &rendered.visible);
+        record_reads(workspace, &rendered.visible);
         Ok(
             ToolResult::new(rendered.llm_content, Display::Text(rendered.display))
                 .with_paths(rendered.visible),
@@ -170,12 +170,12 @@ impl Invocation for GrepInvocation {
 /// Qwen's `recordGrepResultFileReads`: every shown file that is still a
 /// regular file counts as read in part; a notebook's read is not
 /// cacheable, so it never satisfies a later prior-read check.
-fn record_reads(session: &Workspace, paths: &[PathBuf]) {
-    let mut cache = session.read_cache();
+fn record_reads(workspace: &Workspace, paths: &[PathBuf]) {
+    let mut cache = workspace.read_cache();
     for path in paths {
         // Beneath the root's handle: a directory swapped out since the
         // search must not lend an outside file's fingerprint to this path.
-        let Some(meta) = session
+        let Some(meta) = workspace
             .sandbox()
             .locate(&path.to_string_lossy())
             .ok()

@@ -70,7 +70,7 @@ impl DeclarativeTool for WriteFileTool {
     fn validate_values(
         &self,
         params: &mut WriteFileParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         params.file_path = unescape_path(params.file_path.trim());
         let file_path = &params.file_path;
@@ -82,10 +82,10 @@ impl DeclarativeTool for WriteFileTool {
                 "File path must be absolute: {file_path}"
             )));
         }
-        params.resolved = resolve_for_write(session, file_path)?;
+        params.resolved = resolve_for_write(workspace, file_path)?;
         // Qwen's lstat: a symlink to a directory passes here and is refused
         // by the prior-read check as a directory.
-        match session.sandbox().symlink_metadata(file_path) {
+        match workspace.sandbox().symlink_metadata(file_path) {
             Ok(meta) if meta.is_dir() => Err(BuildError::invalid(format!(
                 "Path is a directory, not a file: {file_path}"
             ))),
@@ -107,11 +107,11 @@ impl DeclarativeTool for WriteFileTool {
     fn create_invocation(
         &self,
         params: WriteFileParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Box<dyn Invocation> {
         Box::new(WriteFileInvocation {
             params,
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 }
@@ -134,10 +134,10 @@ impl Invocation for WriteFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting)?;
+        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Overwriting)?;
 
         // Check 1: before the current content is read.
         let mut exists = target.check(false)?.is_some();

@@ -73,7 +73,7 @@ impl DeclarativeTool for ListDirectoryTool {
     fn validate_values(
         &self,
         params: &mut ListDirectoryParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         params.path = unescape_path(params.path.trim());
         if !params.path.starts_with('/') {
@@ -82,18 +82,18 @@ impl DeclarativeTool for ListDirectoryTool {
                 params.path
             )));
         }
-        params.resolved = resolve_in_sandbox(session, &params.path)?;
+        params.resolved = resolve_in_sandbox(workspace, &params.path)?;
         Ok(())
     }
 
     fn create_invocation(
         &self,
         params: ListDirectoryParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Box<dyn Invocation> {
         Box::new(ListDirectoryInvocation {
             params,
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 }
@@ -119,19 +119,19 @@ impl Invocation for ListDirectoryInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
         // Located again: what was inside when the call was built may lead
         // outside now.
-        let located = match session.sandbox().locate(&dir.to_string_lossy()) {
+        let located = match workspace.sandbox().locate(&dir.to_string_lossy()) {
             Ok(located) => located,
             Err(e) => {
                 let message = e.to_string();
                 return Err(Failure::new(e.code(), &message).error_display(&message));
             }
         };
-        let meta = match stat(session.faults(), &located) {
+        let meta = match stat(workspace.faults(), &located) {
             Ok(meta) => meta,
             Err(e) if is_escape(&e) => return Err(escaped(shown).into()),
             Err(e) => return Err(ls_failure(&fs_error_message(&e, "stat", shown))),
@@ -143,7 +143,7 @@ impl Invocation for ListDirectoryInvocation {
             )
             .error_display("Path is not a directory."));
         }
-        let start = match open_start(session.sandbox(), dir).map_err(StartError::into_failure) {
+        let start = match open_start(workspace.sandbox(), dir).map_err(StartError::into_failure) {
             Ok(start) => start,
             Err(Ok(escaped)) => return Err(escaped),
             Err(Err(e)) => return Err(ls_failure(&fs_error_message(&e, "scandir", shown))),
@@ -160,7 +160,7 @@ impl Invocation for ListDirectoryInvocation {
             ));
         }
 
-        let sandbox = session.sandbox();
+        let sandbox = workspace.sandbox();
         let options = self.params.file_filtering_options.as_ref();
         let git = options
             .and_then(|o| o.respect_git_ignore)
@@ -219,7 +219,7 @@ impl Invocation for ListDirectoryInvocation {
         });
 
         let total = entries.len();
-        let limit = MAX_ENTRY_COUNT.min(session_line_limit(session));
+        let limit = MAX_ENTRY_COUNT.min(session_line_limit(workspace));
         let truncated = total > limit;
         let listing: Vec<String> = entries
             .iter()
@@ -255,8 +255,8 @@ impl Invocation for ListDirectoryInvocation {
 }
 
 /// The session's line limit; 0 means none (Qwen's non-positive setting).
-fn session_line_limit(session: &Workspace) -> usize {
-    match session.config().truncate_lines {
+fn session_line_limit(workspace: &Workspace) -> usize {
+    match workspace.config().truncate_lines {
         0 => usize::MAX,
         n => n,
     }

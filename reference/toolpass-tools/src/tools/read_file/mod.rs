@@ -133,7 +133,7 @@ impl DeclarativeTool for ReadFileTool {
     fn validate_values(
         &self,
         params: &mut ReadFileParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         let file_path = unescape_path(params.file_path.trim());
         params.file_path.clone_from(&file_path);
@@ -147,7 +147,7 @@ impl DeclarativeTool for ReadFileTool {
                 "File path must be absolute, but was relative: {file_path}. You must provide an absolute path."
             )));
         }
-        params.resolved = resolve_in_sandbox(session, &file_path)?;
+        params.resolved = resolve_in_sandbox(workspace, &file_path)?;
         params.pages = params
             .pages
             .as_deref()
@@ -171,7 +171,7 @@ impl DeclarativeTool for ReadFileTool {
         if let Some(pages) = &params.pages {
             check_pages(pages).map_err(BuildError::invalid)?;
         }
-        let ignore = QwenIgnore::load(session.sandbox());
+        let ignore = QwenIgnore::load(workspace.sandbox());
         if let Some(file) = ignore.ignored_by(&params.resolved, false) {
             return Err(BuildError::invalid(format!(
                 "File path '{file_path}' is ignored by {file} pattern(s)."
@@ -183,12 +183,12 @@ impl DeclarativeTool for ReadFileTool {
     fn create_invocation(
         &self,
         params: ReadFileParams,
-        session: &Workspace,
+        workspace: &Workspace,
     ) -> Box<dyn Invocation> {
         Box::new(ReadFileInvocation {
             params,
             pdf: Arc::clone(&self.pdf),
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 
@@ -248,12 +248,6 @@ impl Outcome {
         }
     }
 
-    /// Qwen's catch-all: one text for the model, the person and the error.
-    fn read_failure(shown: &str, message: &str) -> Self {
-        let text = format!("Error reading file {shown}: {message}");
-        Outcome::Failed(Failure::new(ToolErrorCode::ReadContentFailure, text))
-    }
-
     fn too_large(llm_content: String, message: String) -> Self {
         Outcome::Failed(
             Failure::new(ToolErrorCode::FileTooLarge, message)
@@ -282,9 +276,9 @@ impl Invocation for ReadFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
-        let root = session.sandbox().root().to_string_lossy().into_owned();
+        let root = workspace.sandbox().root().to_string_lossy().into_owned();
         // Qwen's relativePathForDisplay: the path as given, relative to the
         // root.
         let shown = node::relative(&root, &p.file_path);
@@ -292,34 +286,30 @@ impl Invocation for ReadFileInvocation {
         let path = p.resolved.as_path();
         // Located again: the call may run long after it was built, and what
         // was inside then may lead outside now.
-        let target = session
+        let target = workspace
             .sandbox()
             .locate(&path.to_string_lossy())
             .map_err(|_| escaped(&shown))?;
 
-        let meta = match stat(session.faults(), &target) {
+        let meta = match stat(workspace.faults(), &target) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Outcome::into_result(Outcome::Failed(
-                    Failure::new(
-                        ToolErrorCode::FileNotFound,
-                        format!("File not found: {}", p.file_path),
-                    )
-                    .llm_content(
-                        "Could not read file because no file was found at the specified path.",
-                    )
-                    .display("File not found."),
-                ));
+                return Err(Failure::new(
+                    ToolErrorCode::FileNotFound,
+                    format!("File not found: {}", p.file_path),
+                )
+                .llm_content("Could not read file because no file was found at the specified path.")
+                .display("File not found."));
             }
             Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => {
-                return Outcome::into_result(Outcome::read_failure(
+                return Err(read_failure(
                     &shown,
                     &fs_error_message(&e, "stat", &p.file_path),
                 ));
             }
         };
-        if full_request && unchanged_since_full_read(session, &meta) {
+        if full_request && unchanged_since_full_read(workspace, &meta) {
             let relative = shorten_path(&make_relative(&normalize(&p.file_path), &root));
             return Ok(ToolResult::new(
                 format!(
@@ -329,16 +319,19 @@ impl Invocation for ReadFileInvocation {
             ));
         }
         if meta.is_dir() {
-            return Outcome::into_result(directory_failure(&p.file_path));
+            return Err(directory_failure(&p.file_path));
         }
         if !meta.is_file() {
-            return Outcome::into_result(special_file_failure(&p.file_path));
+            return Err(special_file_failure(&p.file_path));
         }
-        let (outcome, read_meta) = match self.read(session, &target, &shown) {
+        let (outcome, read_meta) = match self.read(workspace, &target, &shown) {
             Ok(pair) => pair,
             Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => (
-                Outcome::read_failure(&shown, &fs_error_message(&e, "open", &p.file_path)),
+                Outcome::Failed(read_failure(
+                    &shown,
+                    &fs_error_message(&e, "open", &p.file_path),
+                )),
                 None,
             ),
         };
@@ -351,7 +344,7 @@ impl Invocation for ReadFileInvocation {
             Some(read_meta),
         ) = (&outcome, &read_meta)
         {
-            session.read_cache().record_read(
+            workspace.read_cache().record_read(
                 path,
                 read_meta,
                 ReadKind {
@@ -366,8 +359,8 @@ impl Invocation for ReadFileInvocation {
 
 /// The `file_unchanged` fast path's condition: the cache saw the whole
 /// file as text at this fingerprint, after the last write by a tool.
-fn unchanged_since_full_read(session: &Workspace, meta: &Metadata) -> bool {
-    let cache = session.read_cache();
+fn unchanged_since_full_read(workspace: &Workspace, meta: &Metadata) -> bool {
+    let cache = workspace.read_cache();
     match cache.check(meta) {
         CacheState::Fresh(entry) => {
             entry.last_read_was_full
@@ -381,29 +374,31 @@ fn unchanged_since_full_read(session: &Workspace, meta: &Metadata) -> bool {
     }
 }
 
-fn directory_failure(file_path: &str) -> Outcome {
-    Outcome::Failed(
-        Failure::new(
-            ToolErrorCode::TargetIsDirectory,
-            format!("Path is a directory, not a file: {file_path}"),
-        )
-        .llm_content("Could not read file because the provided path is a directory, not a file.")
-        .display("Path is a directory."),
-    )
+/// Qwen's catch-all: one text for the model, the person and the error.
+fn read_failure(shown: &str, message: &str) -> Failure {
+    let text = format!("Error reading file {shown}: {message}");
+    Failure::new(ToolErrorCode::ReadContentFailure, text)
 }
 
-fn special_file_failure(file_path: &str) -> Outcome {
-    Outcome::Failed(
-        Failure::new(
-            ToolErrorCode::ReadContentFailure,
-            format!("Not a regular file: {file_path}"),
-        )
-        .llm_content(format!(
-            "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
-            basename(file_path)
-        ))
-        .display("Not a regular file."),
+fn directory_failure(file_path: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::TargetIsDirectory,
+        format!("Path is a directory, not a file: {file_path}"),
     )
+    .llm_content("Could not read file because the provided path is a directory, not a file.")
+    .display("Path is a directory.")
+}
+
+fn special_file_failure(file_path: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::ReadContentFailure,
+        format!("Not a regular file: {file_path}"),
+    )
+    .llm_content(format!(
+        "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
+        basename(file_path)
+    ))
+    .display("Not a regular file.")
 }
 
 impl ReadFileInvocation {
@@ -411,7 +406,7 @@ impl ReadFileInvocation {
     /// descriptor the bytes came from (recorded on success).
     fn read(
         &self,
-        session: &Workspace,
+        workspace: &Workspace,
         target: &Located,
         shown: &str,
     ) -> io::Result<(Outcome, Option<Metadata>)> {
@@ -419,22 +414,22 @@ impl ReadFileInvocation {
         let mut file = target.open_read()?;
         let meta = file.metadata()?;
         if meta.is_dir() {
-            return Ok((directory_failure(&p.file_path), None));
+            return Ok((Outcome::Failed(directory_failure(&p.file_path)), None));
         }
         if !meta.is_file() {
-            return Ok((special_file_failure(&p.file_path), None));
+            return Ok((Outcome::Failed(special_file_failure(&p.file_path)), None));
         }
         let mut head = Vec::with_capacity(SNIFF_LEN);
         (&mut file).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
         let kind = file_type::detect(&p.file_path, &head, meta.len());
-        let outcome = self.read_kind(session, kind, shown, head, file, &meta)?;
+        let outcome = self.read_kind(workspace, kind, shown, head, file, &meta)?;
         Ok((outcome, Some(meta)))
     }
 
     /// `processSingleFileContent` from the file type on.
     fn read_kind(
         &self,
-        session: &Workspace,
+        workspace: &Workspace,
         kind: FileType,
         shown: &str,
         head: Vec<u8>,
@@ -532,21 +527,21 @@ impl ReadFileInvocation {
                 })
             }
             FileType::Pdf => Ok(self.read_pdf(&file, shown, name)),
-            _ => self.read_text(session, shown, head, file, meta),
+            _ => self.read_text(workspace, shown, head, file, meta),
         }
     }
 
     /// The text case.
     fn read_text(
         &self,
-        session: &Workspace,
+        workspace: &Workspace,
         shown: &str,
         head: Vec<u8>,
         mut file: File,
         meta: &Metadata,
     ) -> io::Result<Outcome> {
         let p = &self.params;
-        let config = session.config();
+        let config = workspace.config();
         let budget = Budget {
             offset: p.offset().unwrap_or(0),
             lines: match (p.limit(), config.truncate_lines) {
@@ -565,7 +560,7 @@ impl ReadFileInvocation {
         } else {
             match text::read_large_utf8(Cursor::new(head).chain(file), budget)? {
                 Ok(range) => range,
-                Err(e) => return Ok(Outcome::read_failure(shown, &e.0)),
+                Err(e) => return Ok(Outcome::Failed(read_failure(shown, &e.0))),
             }
         };
         let view = text::show(&range, budget, shown);
@@ -682,7 +677,10 @@ fn decode_failure(shown: &str, kind: &TextErrorKind, message: &str) -> Outcome {
     if matches!(kind, TextErrorKind::Binary { .. }) {
         return binary_notice(shown);
     }
-    Outcome::read_failure(shown, &format!("failed to decode file: {message}"))
+    Outcome::Failed(read_failure(
+        shown,
+        &format!("failed to decode file: {message}"),
+    ))
 }
 
 impl Outcome {
