@@ -118,13 +118,6 @@ impl ToolResult {
         }
     }
 
-    /// A success with the same text for the model and for display.
-    #[must_use]
-    pub fn text(llm_content: impl Into<String>) -> Self {
-        let llm_content = llm_content.into();
-        ToolResult::new(llm_content.clone(), Display::Text(llm_content))
-    }
-
     /// The result with the paths the call touched or found.
     #[must_use]
     pub fn with_paths(mut self, paths: Vec<PathBuf>) -> Self {
@@ -181,18 +174,6 @@ impl Failure {
     /// Qwen's usual display of a failure: `Error: ` and a short text.
     pub fn error_display(self, short: &str) -> Self {
         self.display(format!("Error: {short}"))
-    }
-
-    /// The code.
-    #[must_use]
-    pub fn code(&self) -> ToolErrorCode {
-        self.code
-    }
-
-    /// The error's message.
-    #[must_use]
-    pub fn message(&self) -> &str {
-        &self.message
     }
 }
 
