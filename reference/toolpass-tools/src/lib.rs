@@ -2,6 +2,8 @@
 //! decisions of `toolpass-core`.
 //!
 //! - [`tool`]: the Tool / Invocation split; [`registry`]: what the model sees.
+//! - [`result`]: a call's result and [`result::Failure`], the one way to
+//!   build a failure; [`error_code`]: the codes a failure carries.
 //! - [`workspace`]: what the tools act on (sandbox root, read cache,
 //!   faults, spill directory); [`session`]: a workspace and its tools;
 //!   [`config`]: the session's settings.
