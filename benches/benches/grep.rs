@@ -22,11 +22,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolpass_tools::sandbox::Sandbox;
 use toolpass_tools::session::{Session, SessionConfig};
+use toolpass_tools::tool::{Declared, Tool};
+use toolpass_tools::tools::grep_search::GrepTool;
 use toolpass_tools::tools::grep_search::render::{Budget, render};
 use toolpass_tools::tools::grep_search::search::{Search, Strategy};
 
@@ -129,7 +132,12 @@ fn contenders(corpus: &Path, rg: &str) -> Vec<Contender> {
     let tool = {
         let dir = dir.clone();
         move || {
-            let session = Session::new(&dir, SessionConfig::default()).expect("a session");
+            let session = Session::new(
+                &dir,
+                SessionConfig::default(),
+                [Arc::new(Declared::<GrepTool>::default()) as Arc<dyn Tool>],
+            )
+            .expect("a session");
             let tool = session
                 .registry()
                 .get("grep_search")
@@ -138,7 +146,8 @@ fn contenders(corpus: &Path, rg: &str) -> Vec<Contender> {
             let result = tool
                 .build(&json!({ "pattern": TOOL_PATTERN }), &session)
                 .expect("a valid call")
-                .execute(&session);
+                .execute(&session)
+                .expect("the search ran");
             // "Found N matches ...": all of them, though the text is cut.
             result
                 .llm_content

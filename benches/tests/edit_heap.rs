@@ -13,14 +13,27 @@
 //! 4 MiB file of 100-byte lines (3.5× for the edit before the replacement
 //! was sized and the UTF-8 write-back borrowed).
 
+use std::sync::Arc;
+
 use serde_json::json;
 use toolpass_tools::scheduler::execute_call;
 use toolpass_tools::session::{Session, SessionConfig};
+use toolpass_tools::tool::{Declared, Tool};
+use toolpass_tools::tools::{edit::EditTool, read_file::ReadFileTool, write_file::WriteFileTool};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
 
 const SIZE: usize = 4 << 20;
+
+/// The three tools the test calls.
+fn file_tools() -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(Declared::<ReadFileTool>::default()),
+        Arc::new(Declared::<EditTool>::default()),
+        Arc::new(Declared::<WriteFileTool>::default()),
+    ]
+}
 
 /// Peak live heap bytes while `call` runs.
 fn peak_bytes(call: impl FnOnce()) -> usize {
@@ -34,7 +47,7 @@ fn peak_bytes(call: impl FnOnce()) -> usize {
 #[test]
 fn an_edit_and_a_write_hold_about_two_files() {
     let dir = tempfile::tempdir().unwrap();
-    let session = Session::new(dir.path(), SessionConfig::default()).unwrap();
+    let session = Session::new(dir.path(), SessionConfig::default(), file_tools()).unwrap();
     let path = dir.path().join("big.txt");
     let line = format!("{}\n", "x".repeat(99));
     let text = format!("{}NEEDLE\n", line.repeat(SIZE / line.len()));

@@ -22,7 +22,6 @@ pub struct Error {
 
 /// What kind of [`Error`] this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ErrorKind {
     /// The peer answered with a JSON-RPC error; [`Error::response`] has it.
     ErrorResponse,

@@ -33,7 +33,6 @@ const FAULT_PREFIX: &str = "fault:";
 ///
 /// On the wire a string; `fault:<point>` names one supported fault point.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
 pub enum Feature {
     /// `toolpass/session.open` and `toolpass/session.close`: per-session
     /// roots, config and state.

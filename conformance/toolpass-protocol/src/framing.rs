@@ -188,7 +188,6 @@ pub struct ReadError {
 
 /// What kind of [`ReadError`] this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ReadErrorKind {
     /// Reading from the input failed.
     Io,

@@ -115,7 +115,6 @@ impl ToolpassCapability {
 /// What the runner may ask of an implementation, from its `initialize`
 /// answer.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum Dialect<'a> {
     /// A toolpass implementation with these capabilities.
     Toolpass(&'a ToolpassCapability),

@@ -39,7 +39,6 @@ pub struct OutcomeMeta {
 /// One MCP content block. toolpass Outcomes carry text only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
 pub enum Content {
     /// MCP's `TextContent`.
     Text {
@@ -104,7 +103,6 @@ pub struct ToolError {
     rename_all = "snake_case",
     rename_all_fields = "camelCase"
 )]
-#[non_exhaustive]
 pub enum ResultDisplay {
     /// Plain text.
     Text {
@@ -174,7 +172,6 @@ pub enum TodoStatus {
     rename_all = "snake_case",
     rename_all_fields = "camelCase"
 )]
-#[non_exhaustive]
 pub enum Confirmation {
     /// A file change.
     Edit {

@@ -19,7 +19,6 @@ macro_rules! open_vocabulary {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
             /// A value this version does not know, kept verbatim so that it
@@ -121,7 +120,6 @@ macro_rules! closed_vocabulary {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
         }

@@ -15,7 +15,6 @@ pub struct Error {
 
 /// What kind of failure an [`Error`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum ErrorKind {
     /// A placeholder names a variable with no value: a capture that never
     /// ran, or a scenario that was not validated.

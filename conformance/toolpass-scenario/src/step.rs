@@ -37,7 +37,6 @@ pub struct Step {
 
 /// What a step does.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum StepKind {
     /// `call: <tool>`: one `tools/call`.
     Call(Call),

@@ -25,7 +25,6 @@ pub struct CallError {
 
 /// What kind of [`CallError`] this is.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum CallErrorKind {
     /// No answer came within the timeout; the process group was killed.
     Timeout {
@@ -127,7 +126,6 @@ pub struct StartError {
 
 /// What kind of [`StartError`] this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum StartErrorKind {
     /// The command line is empty or its quotes do not balance.
     CommandLine,

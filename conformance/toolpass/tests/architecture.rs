@@ -2,6 +2,11 @@
 //!
 //! - The runner never links the reference: it runs the reference server as a
 //!   process, like any other implementation.
+//! - The tool layer (`toolpass-core`, `toolpass-tools`) never links the
+//!   protocol crate: only the server converts to wire types.
+//! - Nothing in `reference/` derives or implements `Serialize`.
+//! - The tools see the workspace, never the session that holds them.
+//! - No type of the workspace carries the `non_exhaustive` attribute.
 //! - Scenarios are data: nothing under `scenarios/` is code.
 //! - Every crate opts into the workspace lints.
 
@@ -59,23 +64,43 @@ fn every_crate_is_listed_here_and_in_the_workspace() {
     );
 }
 
+/// Whether a manifest names `dependency` as a dependency, in any section.
+fn names_dependency(manifest: &str, dependency: &str) -> bool {
+    manifest.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with(&format!("{dependency} "))
+            || line.starts_with(&format!("{dependency}."))
+            || line.starts_with(&format!("{dependency}="))
+    })
+}
+
 #[test]
 fn the_runner_never_links_the_reference() {
     for dir in CONFORMANCE_CRATES {
         let text = manifest(dir);
         for reference in REFERENCE_CRATES {
-            let linked = text.lines().any(|line| {
-                let line = line.trim_start();
-                line.starts_with(&format!("{reference} "))
-                    || line.starts_with(&format!("{reference}."))
-                    || line.starts_with(&format!("{reference}="))
-            });
             assert!(
-                !linked,
+                !names_dependency(&text, reference),
                 "{dir} depends on {reference}: the runner must run the reference as a process"
             );
         }
     }
+}
+
+#[test]
+fn the_tool_layer_never_links_the_protocol() {
+    // The tool layer has its own types (ToolErrorCode, ToolResult); the
+    // server is the one place they become wire types.
+    for dir in ["reference/toolpass-core", "reference/toolpass-tools"] {
+        assert!(
+            !names_dependency(&manifest(dir), "toolpass-protocol"),
+            "{dir} depends on toolpass-protocol: convert in reference/toolpass-server instead"
+        );
+    }
+    assert!(
+        names_dependency(&manifest("reference/toolpass-server"), "toolpass-protocol"),
+        "this test no longer reads manifests the way they are written"
+    );
 }
 
 #[test]
@@ -89,17 +114,106 @@ fn every_crate_uses_the_workspace_lints() {
     }
 }
 
+/// The files at or below `dir`, build output and installed packages left
+/// out.
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    if dir.is_file() {
+        out.push(dir.to_owned());
+        return;
+    }
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries {
         let path = entry.unwrap().path();
+        let skipped = path
+            .file_name()
+            .is_some_and(|n| n == "target" || n == "node_modules");
+        if skipped {
+            continue;
+        }
         if path.is_dir() {
             files_under(&path, out);
         } else {
             out.push(path);
         }
+    }
+}
+
+/// Every `.rs` file under `dirs` (relative to the workspace root).
+fn rust_sources(dirs: &[&str]) -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        files_under(&workspace_root().join(dir), &mut files);
+    }
+    let sources: Vec<_> = files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| {
+            let text = fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect();
+    assert!(!sources.is_empty(), "no Rust sources under {dirs:?}");
+    sources
+}
+
+/// Whether `source` derives `Serialize` or implements it by hand.
+fn serializes(source: &str) -> bool {
+    let derives = source.split("#[derive(").skip(1).any(|rest| {
+        let list = rest.split(")]").next().unwrap_or(rest);
+        list.split(',').any(|name| {
+            let name = name.trim();
+            name == "Serialize" || name.ends_with("::Serialize")
+        })
+    });
+    derives || source.contains("Serialize for ")
+}
+
+#[test]
+fn nothing_in_the_reference_derives_serialize() {
+    assert!(serializes("#[derive(Debug, Serialize)]\nstruct A;"));
+    assert!(serializes("#[derive(serde::Serialize)]"));
+    assert!(serializes("impl ::serde::Serialize for A {}"));
+    assert!(!serializes(
+        "#[derive(Debug, Deserialize)]\n// Serializes the calls"
+    ));
+    for (path, text) in rust_sources(&["reference"]) {
+        assert!(
+            !serializes(&text),
+            "{} serializes: toolpass-protocol alone defines wire types, the server converts",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn the_tools_see_the_workspace_never_the_session() {
+    // A tool that reached for the session could reach the registry that
+    // holds it: tool -> session -> registry -> tool is the import loop the
+    // Workspace split removed.
+    let mut sources = rust_sources(&["reference/toolpass-tools/src/tools"]);
+    sources.extend(rust_sources(&["reference/toolpass-tools/src/tool.rs"]));
+    for (path, text) in sources {
+        assert!(
+            !text.contains("crate::session"),
+            "{} uses the session; tools take &Workspace",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn no_type_of_the_workspace_is_non_exhaustive() {
+    // Inside one workspace the `non_exhaustive` attribute only forces `_` arms, so a new
+    // variant compiles and is met at run time instead of at every match.
+    let attribute = ["#[non", "_exhaustive]"].concat();
+    for (path, text) in rust_sources(&["reference", "conformance", "benches", "fuzz"]) {
+        assert!(
+            !text.contains(&attribute),
+            "{} has {attribute}: match the enum exhaustively instead",
+            path.display()
+        );
     }
 }
 

@@ -6,6 +6,7 @@ use toolpass_protocol::{
     DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor, ToolDescriptorMeta, ToolKind,
     ToolMeta,
 };
+use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::Display;
 use toolpass_tools::scheduler::CallOutcome;
 use toolpass_tools::session::SessionConfig;
@@ -68,19 +69,39 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
     }
 }
 
-/// A failure Outcome with `code`, which the tool layer takes from the
-/// canonical vocabulary; a code the vocabulary lacks still reaches the wire
-/// as written rather than being replaced by a vaguer one.
-pub(crate) fn error_outcome(code: &str, llm_content: String, message: String) -> Outcome {
-    let mut outcome = Outcome::error(
-        ErrorCode::parse(code).unwrap_or(ErrorCode::ExecutionFailed),
-        llm_content,
-    )
-    .with_error_message(message);
-    if let Some(error) = &mut outcome.meta.toolpass.error {
-        code.clone_into(&mut error.code);
+/// A failure Outcome with `code`.
+pub(crate) fn error_outcome(code: ToolErrorCode, llm_content: String, message: String) -> Outcome {
+    Outcome::error(error_code(code), llm_content).with_error_message(message)
+}
+
+/// The protocol's name for a code of the tool layer. Exhaustive, with no
+/// `_` arm: a code the tool layer adds does not compile until the wire has
+/// it (the tool layer cannot depend on the protocol crate, so its enum is
+/// its own).
+pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
+    match code {
+        ToolErrorCode::InvalidToolParams => ErrorCode::InvalidToolParams,
+        ToolErrorCode::ToolNotRegistered => ErrorCode::ToolNotRegistered,
+        ToolErrorCode::FileNotFound => ErrorCode::FileNotFound,
+        ToolErrorCode::FileWriteFailure => ErrorCode::FileWriteFailure,
+        ToolErrorCode::ReadContentFailure => ErrorCode::ReadContentFailure,
+        ToolErrorCode::AttemptToCreateExistingFile => ErrorCode::AttemptToCreateExistingFile,
+        ToolErrorCode::FileTooLarge => ErrorCode::FileTooLarge,
+        ToolErrorCode::PermissionDenied => ErrorCode::PermissionDenied,
+        ToolErrorCode::NoSpaceLeft => ErrorCode::NoSpaceLeft,
+        ToolErrorCode::TargetIsDirectory => ErrorCode::TargetIsDirectory,
+        ToolErrorCode::PathNotInWorkspace => ErrorCode::PathNotInWorkspace,
+        ToolErrorCode::EditPreparationFailure => ErrorCode::EditPreparationFailure,
+        ToolErrorCode::EditNoOccurrenceFound => ErrorCode::EditNoOccurrenceFound,
+        ToolErrorCode::EditExpectedOccurrenceMismatch => ErrorCode::EditExpectedOccurrenceMismatch,
+        ToolErrorCode::EditNoChange => ErrorCode::EditNoChange,
+        ToolErrorCode::EditRequiresPriorRead => ErrorCode::EditRequiresPriorRead,
+        ToolErrorCode::FileChangedSinceRead => ErrorCode::FileChangedSinceRead,
+        ToolErrorCode::PriorReadVerificationFailed => ErrorCode::PriorReadVerificationFailed,
+        ToolErrorCode::GrepExecutionError => ErrorCode::GrepExecutionError,
+        ToolErrorCode::LsExecutionError => ErrorCode::LsExecutionError,
+        ToolErrorCode::PathIsNotADirectory => ErrorCode::PathIsNotADirectory,
     }
-    outcome
 }
 
 /// The session settings the tool layer takes from the wire's config.
@@ -97,5 +118,32 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
         truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
         disabled_tools: config.disabled_tools.clone(),
         ..defaults
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_the_tool_layer_emits_is_a_protocol_code_of_the_same_name() {
+        for &code in ToolErrorCode::ALL {
+            let wire = error_code(code);
+            assert_eq!(wire.as_str(), code.as_str(), "{code:?}");
+            assert_eq!(ErrorCode::parse(code.as_str()), Some(wire), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn a_failure_carries_its_code_and_message_to_the_wire() {
+        let outcome = error_outcome(
+            ToolErrorCode::EditNoChange,
+            "for the model".to_owned(),
+            "the error".to_owned(),
+        );
+        let error = outcome.meta.toolpass.error.expect("an error");
+        assert_eq!(error.code, "edit_no_change");
+        assert_eq!(error.message, "the error");
+        assert!(outcome.is_error);
     }
 }

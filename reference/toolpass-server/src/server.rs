@@ -87,7 +87,9 @@ impl Server {
     }
 
     fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
-        let session = Session::new(root, config)?;
+        // The server chooses a session's tools: every file tool of the
+        // tool layer (the session drops the ones its config disables).
+        let session = Session::new(root, config, toolpass_tools::tools::all())?;
         self.opened += 1;
         let id = format!("s{}", self.opened);
         self.sessions.insert(id.clone(), session);

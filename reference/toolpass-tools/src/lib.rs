@@ -2,7 +2,11 @@
 //! decisions of `toolpass-core`.
 //!
 //! - [`tool`]: the Tool / Invocation split; [`registry`]: what the model sees.
-//! - [`session`]: a sandbox root with its read cache, faults and tools.
+//! - [`result`]: a call's result and [`result::Failure`], the one way to
+//!   build a failure; [`error_code`]: the codes a failure carries.
+//! - [`workspace`]: what the tools act on (sandbox root, read cache,
+//!   faults, spill directory); [`session`]: a workspace and its tools;
+//!   [`config`]: the session's settings.
 //! - [`sandbox`]: path resolution that refuses escapes (beyond Qwen).
 //! - [`located`]: a checked path and the IO beneath its handle.
 //! - [`read_cache`] and [`prior_read`]: read-before-write.
@@ -17,7 +21,9 @@
 //! Nothing here derives `Serialize`: the server converts at its edge into the
 //! wire types of `toolpass-protocol`.
 
+pub mod config;
 pub mod errno;
+pub mod error_code;
 pub mod faults;
 pub mod fileio;
 pub mod kind;
@@ -32,3 +38,4 @@ pub mod session;
 pub mod spill;
 pub mod tool;
 pub mod tools;
+pub mod workspace;

@@ -22,12 +22,13 @@
 use std::fs::Metadata;
 use std::io;
 
+use crate::error_code::ToolErrorCode;
 use crate::faults::Faults;
 use crate::fileio::{errno_name, stat};
 use crate::located::Located;
 use crate::read_cache::{CacheState, FileReadCache};
-use crate::result::ToolResult;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, is_escape};
+use crate::result::Failure;
+use crate::sandbox::is_escape;
 
 const READ_FILE: &str = "read_file";
 const NOTEBOOK_EDIT: &str = "notebook_edit";
@@ -59,20 +60,20 @@ impl Verb {
 
 /// A refusal, with Qwen's code and both texts.
 ///
-/// Converts into the failed [`ToolResult`] Qwen's `execute` returns.
+/// Converts into the [`Failure`] Qwen's `execute` returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The canonical error code.
-    pub code: &'static str,
+    pub code: ToolErrorCode,
     /// The text for the model.
     pub raw_message: String,
     /// The short text for a person.
     pub display_message: String,
 }
 
-impl From<Refusal> for ToolResult {
+impl From<Refusal> for Failure {
     fn from(r: Refusal) -> Self {
-        ToolResult::failure(r.code, r.raw_message, &r.display_message)
+        Failure::new(r.code, r.raw_message).error_display(&r.display_message)
     }
 }
 
@@ -82,7 +83,7 @@ impl From<Refusal> for ToolResult {
 #[must_use]
 pub fn changed_since_read(shown: &str, verb: Verb) -> Refusal {
     Refusal {
-        code: "file_changed_since_read",
+        code: ToolErrorCode::FileChangedSinceRead,
         raw_message: format!(
             "File {shown} has been modified since you last read it (mtime or size changed). \
              Re-read it with the {READ_FILE} tool before {} it to ensure your changes are based \
@@ -99,7 +100,7 @@ pub fn changed_since_read(shown: &str, verb: Verb) -> Refusal {
 #[must_use]
 pub fn escaped(shown: &str) -> Refusal {
     Refusal {
-        code: PATH_NOT_IN_WORKSPACE,
+        code: ToolErrorCode::PathNotInWorkspace,
         raw_message: format!(
             "Path {shown} now resolves outside the workspace (a directory on the way was replaced \
              by a symbolic link); only paths inside the session root are allowed."
@@ -139,7 +140,7 @@ pub fn check_prior_read(
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound && expect_existing => {
             return refuse(
-                "file_changed_since_read",
+                ToolErrorCode::FileChangedSinceRead,
                 format!(
                     "File {shown} disappeared after the model read it (stat now returns ENOENT). \
                      Re-read with the {READ_FILE} tool \u{2014} the path may have been deleted or \
@@ -153,7 +154,7 @@ pub fn check_prior_read(
         Err(e) if is_escape(&e) => return Err(escaped(shown)),
         Err(e) => {
             return refuse(
-                "prior_read_verification_failed",
+                ToolErrorCode::PriorReadVerificationFailed,
                 format!(
                     "Could not stat {shown} to verify prior read ({}). Re-read with the {READ_FILE} \
                      tool, then retry {} it.",
@@ -169,7 +170,7 @@ pub fn check_prior_read(
     };
     if meta.is_dir() {
         return refuse(
-            "target_is_directory",
+            ToolErrorCode::TargetIsDirectory,
             format!(
                 "{shown} is a directory. The Edit / WriteFile tools only operate on regular files. \
                  Use a different mechanism (e.g. the shell tool) if you need to {} the contents of \
@@ -181,7 +182,7 @@ pub fn check_prior_read(
     }
     if !meta.is_file() {
         return refuse(
-            "edit_requires_prior_read",
+            ToolErrorCode::EditRequiresPriorRead,
             format!(
                 "{shown} is a FIFO / socket / character or block device. The Edit / WriteFile tools \
                  only operate on regular files; the {READ_FILE} tool also rejects these targets. Use \
@@ -218,7 +219,7 @@ pub fn check_prior_read(
         }
         CacheState::Stale(_) => Err(changed_since_read(shown, verb)),
         CacheState::Unverifiable => refuse(
-            "prior_read_verification_failed",
+            ToolErrorCode::PriorReadVerificationFailed,
             format!(
                 "File {shown} is on a filesystem that does not provide a verifiable inode identity \
                  (ino=0), so the {} tool cannot safely confirm a prior read. Use a different \
@@ -232,7 +233,7 @@ pub fn check_prior_read(
             ),
         ),
         CacheState::Fresh(entry) if entry.last_read_at.is_some() => refuse(
-            "edit_requires_prior_read",
+            ToolErrorCode::EditRequiresPriorRead,
             format!(
                 "File {shown} is a binary / image / audio / video / PDF / notebook payload that the \
                  {READ_FILE} tool returns as a structured value rather than as plain text. The Edit / \
@@ -258,7 +259,7 @@ pub fn check_prior_read(
                 }
             };
             refuse(
-                "edit_requires_prior_read",
+                ToolErrorCode::EditRequiresPriorRead,
                 format!(
                     "File {shown} has not been read in this session. Use the {READ_FILE} tool first \
                      to load the current content {guidance} before {} it.",

@@ -2,6 +2,7 @@
 //! (`packages/core/src/tools/tools.ts`): the text the model sees, what a
 //! person sees, the paths it touched, and an error when it failed.
 
+use crate::error_code::ToolErrorCode;
 use std::path::PathBuf;
 
 /// A failure the model should see: a successful call of the protocol that
@@ -9,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolFailure {
     /// The canonical snake_case code (`edit_no_occurrence_found`, ...).
-    pub code: &'static str,
+    pub code: ToolErrorCode,
     /// The message, as Qwen words it.
     pub message: String,
 }
@@ -106,37 +107,90 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// A success with the same text for the model and for display.
+    /// A success: `llm_content` for the model, `display` for a person.
     #[must_use]
-    pub fn text(llm_content: impl Into<String>) -> Self {
-        let llm_content = llm_content.into();
+    pub fn new(llm_content: impl Into<String>, display: Display) -> Self {
         ToolResult {
-            display: Display::Text(llm_content.clone()),
-            llm_content,
+            llm_content: llm_content.into(),
+            display,
             result_file_paths: Vec::new(),
             error: None,
         }
     }
 
-    /// A failure: the model sees `llm_content`, a person `Error: display`.
+    /// The result with the paths the call touched or found.
     #[must_use]
-    pub fn failure(code: &'static str, llm_content: impl Into<String>, display: &str) -> Self {
-        let llm_content = llm_content.into();
-        ToolResult {
-            display: Display::Text(format!("Error: {display}")),
-            error: Some(ToolFailure {
-                code,
-                message: llm_content.clone(),
-            }),
-            llm_content,
-            result_file_paths: Vec::new(),
-        }
+    pub fn with_paths(mut self, paths: Vec<PathBuf>) -> Self {
+        self.result_file_paths = paths;
+        self
     }
 
     /// Whether the call failed.
     #[must_use]
     pub fn is_error(&self) -> bool {
         self.error.is_some()
+    }
+}
+
+/// A failed call, as a tool words it: the one way to build a failure.
+///
+/// Qwen's tools give a failure three texts: the error's `message` (which
+/// Qwen's scheduler sends the model in place of the tool's own text), the
+/// tool's `llmContent`, and what a person is shown. Both of the latter
+/// default to the message; a tool whose Qwen counterpart words them
+/// differently says so with [`Failure::llm_content`] and [`Failure::display`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub struct Failure {
+    code: ToolErrorCode,
+    message: String,
+    llm_content: Option<String>,
+    display: Option<String>,
+}
+
+impl Failure {
+    /// A failure with `code` whose every text is `message`.
+    pub fn new(code: ToolErrorCode, message: impl Into<String>) -> Self {
+        Failure {
+            code,
+            message: message.into(),
+            llm_content: None,
+            display: None,
+        }
+    }
+
+    /// The tool's own text for the model, where it differs from the message.
+    pub fn llm_content(mut self, text: impl Into<String>) -> Self {
+        self.llm_content = Some(text.into());
+        self
+    }
+
+    /// What a person is shown, where it differs from the message.
+    pub fn display(mut self, text: impl Into<String>) -> Self {
+        self.display = Some(text.into());
+        self
+    }
+
+    /// Qwen's usual display of a failure: `Error: ` and a short text.
+    pub fn error_display(self, short: &str) -> Self {
+        self.display(format!("Error: {short}"))
+    }
+}
+
+impl From<Failure> for ToolResult {
+    fn from(failure: Failure) -> Self {
+        let Failure {
+            code,
+            message,
+            llm_content,
+            display,
+        } = failure;
+        ToolResult {
+            llm_content: llm_content.unwrap_or_else(|| message.clone()),
+            display: Display::Text(display.unwrap_or_else(|| message.clone())),
+            result_file_paths: Vec::new(),
+            error: Some(ToolFailure { code, message }),
+        }
     }
 }
 
@@ -167,5 +221,37 @@ mod tests {
             (stat.added_lines, stat.added_chars, stat.removed_lines),
             (1, 25, 0)
         );
+    }
+
+    #[test]
+    fn a_failure_defaults_every_text_to_its_message() {
+        let result = ToolResult::from(Failure::new(ToolErrorCode::EditNoChange, "same"));
+        assert_eq!(result.llm_content, "same");
+        assert_eq!(result.display, Display::Text("same".to_owned()));
+        assert_eq!(
+            result.error,
+            Some(ToolFailure {
+                code: ToolErrorCode::EditNoChange,
+                message: "same".to_owned()
+            })
+        );
+        assert!(result.result_file_paths.is_empty());
+    }
+
+    #[test]
+    fn a_failure_keeps_the_tools_own_texts_apart_from_the_message() {
+        let result = ToolResult::from(
+            Failure::new(ToolErrorCode::FileNotFound, "File not found: /r/a")
+                .llm_content("Could not read file.")
+                .error_display("File not found."),
+        );
+        assert_eq!(result.llm_content, "Could not read file.");
+        assert_eq!(
+            result.display,
+            Display::Text("Error: File not found.".to_owned())
+        );
+        let error = result.error.expect("a failure");
+        assert_eq!(error.message, "File not found: /r/a");
+        assert_eq!(error.code, ToolErrorCode::FileNotFound);
     }
 }

@@ -27,10 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
+use crate::error_code::ToolErrorCode;
 use crate::located::Located;
-
-/// The canonical code for a refused path.
-pub const PATH_NOT_IN_WORKSPACE: &str = "path_not_in_workspace";
 
 /// How many symlinks one resolution may follow before it is a loop; the
 /// kernel's own limit (`MAXSYMLINKS`) is 40.
@@ -45,7 +43,6 @@ pub struct PathError {
 
 /// The kind of [`PathError`].
 #[derive(Debug)]
-#[non_exhaustive]
 pub enum PathErrorKind {
     /// The path resolves outside the session root.
     OutsideWorkspace,
@@ -73,8 +70,8 @@ impl PathError {
 
     /// The canonical error code for this refusal.
     #[must_use]
-    pub fn code(&self) -> &'static str {
-        PATH_NOT_IN_WORKSPACE
+    pub fn code(&self) -> ToolErrorCode {
+        ToolErrorCode::PathNotInWorkspace
     }
 }
 
@@ -100,7 +97,7 @@ impl std::error::Error for PathError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             PathErrorKind::Io(e) => Some(e),
-            _ => None,
+            PathErrorKind::OutsideWorkspace | PathErrorKind::SymlinkLoop => None,
         }
     }
 }

@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::Value;
 use toolpass_core::truncate::{Keep, Limits, truncate};
 
-use crate::result::ToolResult;
+use crate::error_code::ToolErrorCode;
+use crate::result::{Failure, ToolResult};
 use crate::session::Session;
 use crate::tool::Tool;
 
@@ -32,24 +33,24 @@ pub struct CallOutcome {
     pub persisted_output_path: Option<PathBuf>,
 }
 
-/// The canonical code for an unknown tool.
-pub const TOOL_NOT_REGISTERED: &str = "tool_not_registered";
-
 /// Runs the tool `name` with `arguments` in `session`.
 #[must_use]
 pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOutcome {
     let Some(tool) = session.registry().get(name).cloned() else {
         let message = tool_not_found_message(session, name);
         return CallOutcome {
-            result: ToolResult::failure(TOOL_NOT_REGISTERED, message.clone(), &message),
+            result: Failure::new(ToolErrorCode::ToolNotRegistered, &message)
+                .error_display(&message)
+                .into(),
             persisted_output_path: None,
         };
     };
     tracing::debug!(tool = name, "call");
     let mut result = match tool.build(arguments, session) {
         Ok(invocation) => invocation.execute(session),
-        Err(error) => error.into_result(),
-    };
+        Err(error) => Err(error.into()),
+    }
+    .unwrap_or_else(ToolResult::from);
     // Qwen's scheduler answers a failed call with the error's message, not
     // the tool's llmContent (`createErrorResponse(new Error(
     // toolResult.error.message))` in coreToolScheduler.ts): that message is
@@ -212,9 +213,18 @@ mod tests {
         assert_eq!(levenshtein("read_fle", "read_file"), 1);
     }
 
+    /// A session with the tools these tests call, and `edit` for the
+    /// suggestions.
     fn session(config: crate::session::SessionConfig) -> (tempfile::TempDir, Session) {
+        use crate::tool::Declared;
+        use crate::tools::{edit::EditTool, grep_search::GrepTool, read_file::ReadFileTool};
+        let tools: Vec<std::sync::Arc<dyn Tool>> = vec![
+            std::sync::Arc::new(Declared::<ReadFileTool>::default()),
+            std::sync::Arc::new(Declared::<EditTool>::default()),
+            std::sync::Arc::new(Declared::<GrepTool>::default()),
+        ];
         let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config).unwrap();
+        let session = Session::new(dir.path(), config, tools).unwrap();
         (dir, session)
     }
 
@@ -243,7 +253,7 @@ mod tests {
         let result = execute_call(&session, "edti", &serde_json::json!({})).result;
         assert_eq!(
             result.error.as_ref().map(|e| e.code),
-            Some(TOOL_NOT_REGISTERED)
+            Some(ToolErrorCode::ToolNotRegistered)
         );
         assert!(
             result

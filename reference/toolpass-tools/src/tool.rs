@@ -5,8 +5,10 @@
 //! its parameters again.
 //!
 //! Most tools implement [`DeclarativeTool`] (Qwen's `BaseDeclarativeTool`):
-//! typed parameters, a `validate_values` hook, a `create_invocation` factory;
-//! the blanket [`Tool`] impl does the schema validation and deserialization.
+//! a name, a kind and Qwen's declaration as constants, typed parameters, a
+//! `validate_values` hook, a `create_invocation` factory. [`Declared`] holds
+//! one with its parsed declaration and is the [`Tool`]: it does the schema
+//! validation and deserialization.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -14,19 +16,17 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
-use crate::result::ToolResult;
-use crate::session::Session;
-
-/// The canonical code for arguments that fail validation.
-pub const INVALID_TOOL_PARAMS: &str = "invalid_tool_params";
+use crate::result::{Failure, ToolResult};
+use crate::workspace::Workspace;
 
 /// Why a tool could not be built from the model's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// The canonical error code (`invalid_tool_params` unless a rule says
     /// otherwise, e.g. `path_not_in_workspace`).
-    pub code: &'static str,
+    pub code: ToolErrorCode,
     /// What was wrong, naming the argument.
     pub message: String,
 }
@@ -36,16 +36,18 @@ impl BuildError {
     #[must_use]
     pub fn invalid(message: impl Into<String>) -> Self {
         BuildError {
-            code: INVALID_TOOL_PARAMS,
+            code: ToolErrorCode::InvalidToolParams,
             message: message.into(),
         }
     }
+}
 
-    /// The result Qwen's scheduler reports for a build failure: the bare
-    /// message (`createErrorResponse`), which is what the model sees.
-    #[must_use]
-    pub fn into_result(self) -> ToolResult {
-        ToolResult::failure(self.code, self.message.clone(), &self.message)
+impl From<BuildError> for Failure {
+    /// What Qwen's scheduler reports for a build failure: the bare message
+    /// (`createErrorResponse`), which is what the model sees.
+    fn from(error: BuildError) -> Self {
+        let display = format!("Error: {}", error.message);
+        Failure::new(error.code, error.message).display(display)
     }
 }
 
@@ -76,7 +78,8 @@ pub trait Tool: Send + Sync {
     ///
     /// # Errors
     /// A [`BuildError`] naming the argument that is wrong.
-    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError>;
+    fn build(&self, args: &Value, workspace: &Workspace)
+    -> Result<Box<dyn Invocation>, BuildError>;
 }
 
 /// One validated call, ready to run.
@@ -87,9 +90,12 @@ pub trait Invocation: Send {
     fn locations(&self) -> Vec<PathBuf> {
         Vec::new()
     }
-    /// Runs it. Failures the model should see are results with an error,
-    /// never panics.
-    fn execute(&self, session: &Session) -> ToolResult;
+    /// Runs it. A failure the model should see is the `Err`, never a
+    /// panic.
+    ///
+    /// # Errors
+    /// The [`Failure`], worded as the tool's Qwen counterpart words it.
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure>;
 }
 
 /// The static half of a declarative tool.
@@ -160,8 +166,8 @@ impl Declaration {
     /// so transcripts run unchanged against both implementations).
     ///
     /// # Panics
-    /// When the embedded JSON is malformed: a build-time constant, so
-    /// `tools::tests::every_standard_tool_builds` catches it before release.
+    /// When the embedded JSON is malformed: a build-time constant, so each
+    /// tool's `declaration_parses` unit test catches it before release.
     #[must_use]
     pub fn qwen(name: &'static str, kind: Kind, json: &str) -> Self {
         match Self::from_json(name, kind, json) {
@@ -205,13 +211,20 @@ impl Declaration {
     }
 }
 
-/// A tool with typed parameters: Qwen's `BaseDeclarativeTool`.
+/// A tool with typed parameters: Qwen's `BaseDeclarativeTool`. Its static
+/// half is three constants; [`Declared`] parses them once and makes it a
+/// [`Tool`].
 pub trait DeclarativeTool: Send + Sync {
+    /// The name the model calls it by.
+    const NAME: &'static str;
+    /// What it does.
+    const KIND: Kind;
+    /// Qwen's declaration of it, `{name, description, parametersJsonSchema}`
+    /// (`include_str!` of a file under `tools/declarations/`).
+    const DECLARATION: &'static str;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
-
-    /// The static description.
-    fn declaration(&self) -> &Declaration;
 
     /// Qwen's `validateToolParamValues`: rules beyond the schema. May
     /// normalize the parameters (e.g. trim a path).
@@ -221,11 +234,12 @@ pub trait DeclarativeTool: Send + Sync {
     fn validate_values(
         &self,
         params: &mut Self::Params,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError>;
 
     /// Makes the invocation from validated parameters.
-    fn create_invocation(&self, params: Self::Params, session: &Session) -> Box<dyn Invocation>;
+    fn create_invocation(&self, params: Self::Params, workspace: &Workspace)
+    -> Box<dyn Invocation>;
 
     /// See [`Tool::max_output_chars`].
     fn max_output_chars(&self) -> Option<usize> {
@@ -233,42 +247,80 @@ pub trait DeclarativeTool: Send + Sync {
     }
 }
 
-impl<T: DeclarativeTool> Tool for T {
+/// A [`DeclarativeTool`] with its declaration parsed: the [`Tool`] a
+/// registry holds.
+pub struct Declared<T> {
+    declaration: Declaration,
+    tool: T,
+}
+
+impl<T: DeclarativeTool> Declared<T> {
+    /// `tool` with Qwen's declaration of it.
+    ///
+    /// # Panics
+    /// Never for the tools of this crate: each one's `declaration_parses`
+    /// unit test checks its embedded declaration.
+    #[must_use]
+    pub fn new(tool: T) -> Self {
+        Declared {
+            declaration: Declaration::qwen(T::NAME, T::KIND, T::DECLARATION),
+            tool,
+        }
+    }
+
+    /// The static description.
+    #[must_use]
+    pub fn declaration(&self) -> &Declaration {
+        &self.declaration
+    }
+}
+
+impl<T: DeclarativeTool + Default> Default for Declared<T> {
+    fn default() -> Self {
+        Declared::new(T::default())
+    }
+}
+
+impl<T: DeclarativeTool> Tool for Declared<T> {
     fn name(&self) -> &str {
-        self.declaration().name
+        self.declaration.name
     }
 
     fn description(&self) -> &str {
-        &self.declaration().description
+        &self.declaration.description
     }
 
     fn parameter_schema(&self) -> &Value {
-        &self.declaration().schema
+        &self.declaration.schema
     }
 
     fn kind(&self) -> Kind {
-        self.declaration().kind
+        self.declaration.kind
     }
 
     fn should_defer(&self) -> bool {
-        self.declaration().should_defer
+        self.declaration.should_defer
     }
 
     fn always_load(&self) -> bool {
-        self.declaration().always_load
+        self.declaration.always_load
     }
 
     fn max_output_chars(&self) -> Option<usize> {
-        DeclarativeTool::max_output_chars(self)
+        self.tool.max_output_chars()
     }
 
-    fn build(&self, args: &Value, session: &Session) -> Result<Box<dyn Invocation>, BuildError> {
-        self.declaration()
+    fn build(
+        &self,
+        args: &Value,
+        workspace: &Workspace,
+    ) -> Result<Box<dyn Invocation>, BuildError> {
+        self.declaration
             .validate(args)
             .map_err(BuildError::invalid)?;
         let mut params: T::Params = serde_json::from_value(args.clone())
             .map_err(|e| BuildError::invalid(format!("params {e}")))?;
-        self.validate_values(&mut params, session)?;
-        Ok(self.create_invocation(params, session))
+        self.tool.validate_values(&mut params, workspace)?;
+        Ok(self.tool.create_invocation(params, workspace))
     }
 }

@@ -16,6 +16,8 @@ use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde_json::json;
 
 use common::{Sandbox, code};
+use toolpass_tools::error_code::ToolErrorCode;
+use toolpass_tools::result::ToolResult;
 
 const SECRET: &str = "OUTSIDE-SECRET\n";
 
@@ -78,8 +80,15 @@ fn a_swap_between_build_and_execution_is_refused() {
     );
     swap(sb.root());
     for invocation in [read, write, create, edit] {
-        let result = invocation.unwrap().execute(&sb.session);
-        assert_eq!(code(&result), Some("path_not_in_workspace"), "{result:?}");
+        let result = invocation
+            .unwrap()
+            .execute(&sb.session)
+            .unwrap_or_else(ToolResult::from);
+        assert_eq!(
+            code(&result),
+            Some(ToolErrorCode::PathNotInWorkspace),
+            "{result:?}"
+        );
         assert!(!result.llm_content.contains("OUTSIDE-SECRET"));
     }
     assert_eq!(outside_state(&outside), before);
@@ -148,7 +157,11 @@ fn the_spill_directory_is_readable_and_never_writable() {
         ),
     ] {
         let result = sb.call(tool, args);
-        assert_eq!(code(&result), Some("path_not_in_workspace"), "{result:?}");
+        assert_eq!(
+            code(&result),
+            Some(ToolErrorCode::PathNotInWorkspace),
+            "{result:?}"
+        );
     }
     assert_eq!(
         fs::read_to_string(spill.join("grep_1.output")).unwrap(),

@@ -13,6 +13,7 @@ use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::SessionConfig;
 
 use common::{FULL_TEXT, PARTIAL_TEXT, Sandbox, code};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// Calls `edit` on `name` the way the model does.
 fn edit(sb: &Sandbox, name: &str, old: &str, new: &str) -> ToolResult {
@@ -31,7 +32,7 @@ fn an_unread_file_cannot_be_edited_and_keeps_its_bytes() {
     let sb = Sandbox::new();
     sb.write("a.txt", "hello\n");
     let result = edit(&sb, "a.txt", "hello", "bye");
-    assert_eq!(code(&result), Some("edit_requires_prior_read"));
+    assert_eq!(code(&result), Some(ToolErrorCode::EditRequiresPriorRead));
     assert!(
         result
             .llm_content
@@ -85,7 +86,7 @@ fn a_file_changed_since_the_read_is_refused() {
     sb.record_read("a.txt", FULL_TEXT);
     sb.write("a.txt", "v2 longer\n");
     let result = edit(&sb, "a.txt", "v2", "v3");
-    assert_eq!(code(&result), Some("file_changed_since_read"));
+    assert_eq!(code(&result), Some(ToolErrorCode::FileChangedSinceRead));
     assert_eq!(sb.bytes("a.txt"), b"v2 longer\n");
 }
 
@@ -101,7 +102,7 @@ fn stat_fault_at(nth: u32) {
     let result = edit(&sb, "a.txt", "x = 1", "x = 2");
     assert_eq!(
         code(&result),
-        Some("prior_read_verification_failed"),
+        Some(ToolErrorCode::PriorReadVerificationFailed),
         "stat #{nth}"
     );
     assert!(
@@ -134,7 +135,7 @@ fn window_before_commit_keeps_the_other_writers_bytes() {
     sb.record_read("a.txt", FULL_TEXT);
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
     let result = edit(&sb, "a.txt", "x = 1", "x = 2");
-    assert_eq!(code(&result), Some("file_changed_since_read"));
+    assert_eq!(code(&result), Some(ToolErrorCode::FileChangedSinceRead));
     assert_eq!(
         sb.bytes("a.txt"),
         format!("x = 1\n{CONCURRENT_WRITE}").as_bytes()
@@ -151,7 +152,10 @@ fn window_before_commit_keeps_the_other_writers_bytes() {
 fn a_directory_is_refused() {
     let sb = Sandbox::new();
     fs::create_dir(sb.path("d")).unwrap();
-    assert_eq!(code(&edit(&sb, "d", "a", "b")), Some("target_is_directory"));
+    assert_eq!(
+        code(&edit(&sb, "d", "a", "b")),
+        Some(ToolErrorCode::TargetIsDirectory)
+    );
 }
 
 #[test]
@@ -164,7 +168,7 @@ fn a_fifo_is_refused_without_blocking() {
         .unwrap();
     assert!(status.success());
     let result = edit(&sb, "pipe", "a", "b");
-    assert_eq!(code(&result), Some("edit_requires_prior_read"));
+    assert_eq!(code(&result), Some(ToolErrorCode::EditRequiresPriorRead));
     assert!(result.llm_content.contains("FIFO"));
 }
 
@@ -183,7 +187,11 @@ fn paths_outside_the_root_are_refused_before_any_io() {
             "edit",
             json!({"file_path": path, "old_string": "", "new_string": "pwned"}),
         );
-        assert_eq!(code(&result), Some("path_not_in_workspace"), "{path}");
+        assert_eq!(
+            code(&result),
+            Some(ToolErrorCode::PathNotInWorkspace),
+            "{path}"
+        );
     }
     assert_eq!(fs::read(&target).unwrap(), b"secret\n");
 }
@@ -195,7 +203,7 @@ fn invalid_arguments_get_qwens_invalid_params_text() {
         "edit",
         json!({"file_path": "relative.txt", "old_string": "a", "new_string": "b"}),
     );
-    assert_eq!(code(&result), Some("invalid_tool_params"));
+    assert_eq!(code(&result), Some(ToolErrorCode::InvalidToolParams));
     assert_eq!(
         result.llm_content,
         "File path must be absolute: relative.txt"
@@ -204,7 +212,7 @@ fn invalid_arguments_get_qwens_invalid_params_text() {
         "edit",
         json!({"file_path": "/x", "old_string": 1, "new_string": "b"}),
     );
-    assert_eq!(code(&result), Some("invalid_tool_params"));
+    assert_eq!(code(&result), Some(ToolErrorCode::InvalidToolParams));
     assert!(
         result.llm_content.contains("old_string"),
         "{}",
@@ -255,7 +263,7 @@ fn an_unencodable_replacement_is_refused_and_the_file_kept() {
     let result = edit(&sb, "gbk.txt", "世界", "😀");
     assert_eq!(
         code(&result),
-        Some("file_write_failure"),
+        Some(ToolErrorCode::FileWriteFailure),
         "{}",
         result.llm_content
     );
@@ -282,11 +290,16 @@ fn every_edit_error_code_reaches_the_model() {
     sb.write("a.txt", "one one\n");
     sb.record_read("a.txt", FULL_TEXT);
     let cases = [
-        ("missing.txt", "x", "y", "file_not_found"),
-        ("a.txt", "", "y", "attempt_to_create_existing_file"),
-        ("a.txt", "zzz", "y", "edit_no_occurrence_found"),
-        ("a.txt", "one", "two", "edit_expected_occurrence_mismatch"),
-        ("a.txt", "one one", "one one", "edit_no_change"),
+        ("missing.txt", "x", "y", ToolErrorCode::FileNotFound),
+        ("a.txt", "", "y", ToolErrorCode::AttemptToCreateExistingFile),
+        ("a.txt", "zzz", "y", ToolErrorCode::EditNoOccurrenceFound),
+        (
+            "a.txt",
+            "one",
+            "two",
+            ToolErrorCode::EditExpectedOccurrenceMismatch,
+        ),
+        ("a.txt", "one one", "one one", ToolErrorCode::EditNoChange),
     ];
     for (name, old, new, expected) in cases {
         let result = edit(&sb, name, old, new);
@@ -304,7 +317,7 @@ fn every_edit_error_code_reaches_the_model() {
 /// file, so the test can tell which side of the last check it ran on.
 struct DeletingBackup(std::sync::Arc<std::sync::Mutex<Vec<std::path::PathBuf>>>);
 
-impl toolpass_tools::session::EditBackup for DeletingBackup {
+impl toolpass_tools::workspace::EditBackup for DeletingBackup {
     fn track_edit(&self, path: &std::path::Path) {
         self.0.lock().unwrap().push(path.to_owned());
         fs::remove_file(path).unwrap();
@@ -323,7 +336,7 @@ fn the_backup_runs_before_the_last_freshness_check() {
     sb.write("a.txt", "x = 1\n");
     sb.record_read("a.txt", FULL_TEXT);
     let result = edit(&sb, "a.txt", "x = 1", "x = 2");
-    assert_eq!(code(&result), Some("file_changed_since_read"));
+    assert_eq!(code(&result), Some(ToolErrorCode::FileChangedSinceRead));
     assert!(
         result
             .llm_content
@@ -355,16 +368,19 @@ fn files_above_the_size_cap_are_refused_and_keep_their_bytes() {
         )
     };
     // Reading it whole is refused...
-    assert_eq!(code(&edit("big.txt", "XYZ", "x")), Some("file_too_large"));
+    assert_eq!(
+        code(&edit("big.txt", "XYZ", "x")),
+        Some(ToolErrorCode::FileTooLarge)
+    );
     // ...and so is writing more than the cap.
     let grown = edit("small.txt", "0123", "0123456789abcdefXYZ");
-    assert_eq!(code(&grown), Some("file_too_large"));
+    assert_eq!(code(&grown), Some(ToolErrorCode::FileTooLarge));
     assert!(grown.llm_content.contains("above the 16-byte limit"));
     let write = sb.call(
         "write_file",
         json!({"file_path": sb.arg("new.txt"), "content": "x".repeat(17)}),
     );
-    assert_eq!(code(&write), Some("file_too_large"));
+    assert_eq!(code(&write), Some(ToolErrorCode::FileTooLarge));
     assert_eq!(sb.bytes("big.txt"), b"0123456789abcdefXYZ\n");
     assert_eq!(sb.bytes("small.txt"), b"0123\n");
     assert!(!sb.path("new.txt").exists());

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use toolpass_tools::faults::FaultPoint;
 
 use common::Sandbox;
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// A sandbox holding `files` (name, content).
 fn sandbox(files: &[(&str, &str)]) -> Sandbox {
@@ -113,7 +114,7 @@ fn empty_missing_and_non_directories() {
     );
     let missing = sb.execute("list_directory", json!({"path": sb.arg("nope")}));
     let error = missing.error.unwrap();
-    assert_eq!(error.code, "ls_execution_error");
+    assert_eq!(error.code, ToolErrorCode::LsExecutionError);
     assert_eq!(
         error.message,
         format!(
@@ -123,14 +124,14 @@ fn empty_missing_and_non_directories() {
     );
     let file = sb.execute("list_directory", json!({"path": sb.arg("b.txt")}));
     let error = file.error.unwrap();
-    assert_eq!(error.code, "path_is_not_a_directory");
+    assert_eq!(error.code, ToolErrorCode::PathIsNotADirectory);
     assert_eq!(
         error.message,
         format!("Error: Path is not a directory: {}", sb.arg("b.txt"))
     );
     sb.session.faults().arm(FaultPoint::FsStat, 1);
     let faulted = sb.execute("list_directory", json!({"path": sb.arg("empty")}));
-    assert_eq!(faulted.error.unwrap().code, "ls_execution_error");
+    assert_eq!(faulted.error.unwrap().code, ToolErrorCode::LsExecutionError);
 }
 
 #[test]
@@ -139,8 +140,11 @@ fn relative_and_outside_paths_are_refused() {
     let error = sb.build_error("list_directory", json!({"path": "rel"}));
     assert_eq!(
         (error.code, error.message.as_str()),
-        ("invalid_tool_params", "Path must be absolute: rel")
+        (
+            ToolErrorCode::InvalidToolParams,
+            "Path must be absolute: rel"
+        )
     );
     let error = sb.build_error("list_directory", json!({"path": "/"}));
-    assert_eq!(error.code, "path_not_in_workspace");
+    assert_eq!(error.code, ToolErrorCode::PathNotInWorkspace);
 }

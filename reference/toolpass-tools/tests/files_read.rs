@@ -12,9 +12,11 @@ use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::read_cache::CacheState;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::SessionConfig;
+use toolpass_tools::tool::Declared;
 use toolpass_tools::tools::read_file::ReadFileTool;
 
 use common::{Sandbox, ok};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// Reads `name` with the `read_file` tool, no range.
 fn read(sb: &Sandbox, name: &str) -> ToolResult {
@@ -30,7 +32,7 @@ fn recorded(sb: &Sandbox, name: &str) -> Option<(bool, bool)> {
     }
 }
 
-fn code(result: &ToolResult) -> &'static str {
+fn code(result: &ToolResult) -> ToolErrorCode {
     result.error.as_ref().expect("an error").code
 }
 
@@ -222,7 +224,7 @@ fn svg_is_text_and_notebooks_are_rendered() {
         "read_file",
         json!({"file_path": sb.arg("nb.ipynb"), "offset": 1}),
     );
-    assert_eq!(ranged.code, "invalid_tool_params");
+    assert_eq!(ranged.code, ToolErrorCode::InvalidToolParams);
     assert!(ranged.message.contains(&format!(
         "Retry with: {{\"file_path\":\"{}\",\"offset\":null,\"limit\":null,\"pages\":null}}",
         sb.arg("nb.ipynb")
@@ -233,9 +235,12 @@ fn svg_is_text_and_notebooks_are_rendered() {
 fn pdfs_without_pdftotext_say_how_to_get_it() {
     let sb = Sandbox::new();
     sb.write("doc.pdf", "%PDF-1.4 fake");
-    let tool = ReadFileTool::with_pdf_programs("/nonexistent/pdftotext", "/nonexistent/pdfinfo");
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(
+        "/nonexistent/pdftotext",
+        "/nonexistent/pdfinfo",
+    ));
     let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
-    assert_eq!(code(&result), "read_content_failure");
+    assert_eq!(code(&result), ToolErrorCode::ReadContentFailure);
     assert_eq!(
         message(&result),
         "pdftotext is not installed. Install poppler-utils to enable PDF text extraction (e.g. `apt-get install poppler-utils` or `brew install poppler`)."
@@ -252,7 +257,10 @@ fn pdf_text_comes_from_pdftotext() {
     let script = bin.join("pdftotext");
     fs::write(&script, "#!/bin/sh\necho \"text of $*\"\n").unwrap();
     fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    let tool = ReadFileTool::with_pdf_programs(script.to_str().unwrap(), "/nonexistent/pdfinfo");
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(
+        script.to_str().unwrap(),
+        "/nonexistent/pdfinfo",
+    ));
     let result = sb.call_tool(
         &tool,
         json!({"file_path": sb.arg("doc.pdf"), "pages": "2-3"}),
@@ -268,7 +276,7 @@ fn pdf_text_comes_from_pdftotext() {
 fn missing_files_and_directories_have_qwens_codes() {
     let sb = Sandbox::new();
     let missing = read(&sb, "nope.txt");
-    assert_eq!(code(&missing), "file_not_found");
+    assert_eq!(code(&missing), ToolErrorCode::FileNotFound);
     assert_eq!(
         message(&missing),
         format!("File not found: {}", sb.arg("nope.txt"))
@@ -279,7 +287,7 @@ fn missing_files_and_directories_have_qwens_codes() {
     );
     fs::create_dir(sb.path("sub")).unwrap();
     let dir = read(&sb, "sub");
-    assert_eq!(code(&dir), "target_is_directory");
+    assert_eq!(code(&dir), ToolErrorCode::TargetIsDirectory);
     assert_eq!(
         message(&dir),
         format!("Path is a directory, not a file: {}", sb.arg("sub"))
@@ -297,7 +305,7 @@ fn a_fifo_is_refused_without_blocking() {
     assert!(status.success());
     // No writer ever opens it: a blocking open would hang this test.
     let result = read(&sb, "fifo");
-    assert_eq!(code(&result), "read_content_failure");
+    assert_eq!(code(&result), ToolErrorCode::ReadContentFailure);
     assert_eq!(
         message(&result),
         format!("Not a regular file: {}", sb.arg("fifo"))
@@ -307,7 +315,7 @@ fn a_fifo_is_refused_without_blocking() {
         "Cannot read file: fifo is not a regular file (e.g. device, socket, or pipe)."
     );
     let device = sb.call("read_file", json!({"file_path": "/dev/null"}));
-    assert_eq!(code(&device), "path_not_in_workspace");
+    assert_eq!(code(&device), ToolErrorCode::PathNotInWorkspace);
 }
 
 #[test]
@@ -322,7 +330,7 @@ fn paths_outside_the_root_are_refused() {
         format!("{}/../x", sb.root().display()),
     ] {
         let result = sb.call("read_file", json!({"file_path": path}));
-        assert_eq!(code(&result), "path_not_in_workspace", "{path}");
+        assert_eq!(code(&result), ToolErrorCode::PathNotInWorkspace, "{path}");
     }
 }
 
@@ -362,7 +370,7 @@ fn invalid_parameters_use_qwens_messages() {
     ];
     for (args, expected) in cases {
         let error = sb.build_error("read_file", args);
-        assert_eq!(error.code, "invalid_tool_params");
+        assert_eq!(error.code, ToolErrorCode::InvalidToolParams);
         assert_eq!(error.message, expected);
     }
     // Nulls are "omitted".
@@ -379,7 +387,7 @@ fn qwenignored_files_are_refused() {
     sb.write(".qwenignore", "secret.txt\n");
     sb.write("secret.txt", "s");
     let error = sb.build_error("read_file", json!({"file_path": sb.arg("secret.txt")}));
-    assert_eq!(error.code, "invalid_tool_params");
+    assert_eq!(error.code, ToolErrorCode::InvalidToolParams);
     assert_eq!(
         error.message,
         format!(
@@ -395,7 +403,7 @@ fn the_stat_fault_fails_the_read() {
     sb.write("a.txt", "x");
     sb.session.faults().arm(FaultPoint::FsStat, 1);
     let result = read(&sb, "a.txt");
-    assert_eq!(code(&result), "read_content_failure");
+    assert_eq!(code(&result), ToolErrorCode::ReadContentFailure);
     assert_eq!(
         message(&result),
         format!(
@@ -414,7 +422,7 @@ fn undecodable_text_is_refused_not_shown_lossily() {
     bytes.extend(b"\xff end");
     sb.write("broken.txt", bytes);
     let result = read(&sb, "broken.txt");
-    assert_eq!(code(&result), "read_content_failure");
+    assert_eq!(code(&result), ToolErrorCode::ReadContentFailure);
     assert!(
         message(&result)
             .starts_with("Error reading file broken.txt: failed to decode file: invalid utf-8")
@@ -488,7 +496,7 @@ fn large_non_text_files_are_too_large() {
     let file = fs::File::create(sb.path("blob.bin")).unwrap();
     file.set_len(11 * 1024 * 1024).unwrap();
     let result = read(&sb, "blob.bin");
-    assert_eq!(code(&result), "file_too_large");
+    assert_eq!(code(&result), ToolErrorCode::FileTooLarge);
     assert_eq!(result.llm_content, "File size exceeds the 10MB limit.");
     assert_eq!(
         message(&result),
@@ -514,9 +522,9 @@ fn a_long_pdf_needs_a_page_range() {
     };
     let pdftotext = script("pdftotext", "echo text");
     let pdfinfo = script("pdfinfo", "echo 'Title: x'; echo 'Pages:          50'");
-    let tool = ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo);
+    let tool = Declared::new(ReadFileTool::with_pdf_programs(&pdftotext, &pdfinfo));
     let result = sb.call_tool(&tool, json!({"file_path": sb.arg("doc.pdf")}));
-    assert_eq!(code(&result), "file_too_large");
+    assert_eq!(code(&result), ToolErrorCode::FileTooLarge);
     insta::assert_snapshot!(result.llm_content, @r#"PDF "doc.pdf" has 50 pages, which is too many to read at once. Use the 'pages' parameter to read a specific page range such as '1-5'. Maximum 20 pages per request."#);
     let ranged = sb.call_tool(
         &tool,

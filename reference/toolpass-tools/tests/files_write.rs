@@ -12,6 +12,7 @@ use toolpass_tools::faults::{CONCURRENT_WRITE, FaultPoint};
 use toolpass_tools::result::{Display, ToolResult};
 
 use common::{Sandbox, ok};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// Reads `name` with the `read_file` tool, as the model would first.
 fn read_file(sb: &Sandbox, name: &str) -> ToolResult {
@@ -26,7 +27,7 @@ fn write_file(sb: &Sandbox, name: &str, content: &str) -> ToolResult {
     )
 }
 
-fn code(result: &ToolResult) -> &'static str {
+fn code(result: &ToolResult) -> ToolErrorCode {
     result.error.as_ref().expect("an error").code
 }
 
@@ -35,7 +36,7 @@ fn a_file_never_read_cannot_be_overwritten() {
     let sb = Sandbox::new();
     sb.write("a.txt", "old\n");
     let result = write_file(&sb, "a.txt", "new\n");
-    assert_eq!(code(&result), "edit_requires_prior_read");
+    assert_eq!(code(&result), ToolErrorCode::EditRequiresPriorRead);
     // The full-read hint of Qwen's write_file.
     insta::assert_snapshot!(result.llm_content.replace(&sb.arg("a.txt"), "{path}"), @"File {path} has not been read in this session. Use the read_file tool first to load the current content (read the full file — overwriting replaces every byte, so any unseen bytes would be discarded) before overwriting it.");
     assert_eq!(sb.bytes("a.txt"), b"old\n");
@@ -110,7 +111,7 @@ fn utf16_and_gbk_files_stay_in_their_encoding() {
     // Beyond Qwen: a character GBK cannot hold is refused, not written
     // as '?'.
     let result = write_file(&sb, "gbk.txt", "emoji 😀\n");
-    assert_eq!(code(&result), "file_write_failure");
+    assert_eq!(code(&result), ToolErrorCode::FileWriteFailure);
     assert!(
         result
             .llm_content
@@ -138,7 +139,7 @@ fn a_file_changed_since_the_read_is_refused_and_kept() {
     ok(&read_file(&sb, "a.txt"));
     sb.write("a.txt", "changed behind\n");
     let result = write_file(&sb, "a.txt", "mine\n");
-    assert_eq!(code(&result), "file_changed_since_read");
+    assert_eq!(code(&result), ToolErrorCode::FileChangedSinceRead);
     assert_eq!(
         result.llm_content,
         format!(
@@ -156,7 +157,7 @@ fn a_writer_between_the_last_check_and_the_commit_keeps_its_bytes() {
     ok(&read_file(&sb, "a.txt"));
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
     let result = write_file(&sb, "a.txt", "mine\n");
-    assert_eq!(code(&result), "file_changed_since_read");
+    assert_eq!(code(&result), ToolErrorCode::FileChangedSinceRead);
     assert_eq!(
         sb.bytes("a.txt"),
         format!("old\n{CONCURRENT_WRITE}").as_bytes()
@@ -164,7 +165,7 @@ fn a_writer_between_the_last_check_and_the_commit_keeps_its_bytes() {
     // A create that loses the race to another creator is refused too.
     sb.session.faults().arm(FaultPoint::WriteBeforeCommit, 1);
     let result = write_file(&sb, "fresh.txt", "mine\n");
-    assert_eq!(code(&result), "file_changed_since_read");
+    assert_eq!(code(&result), ToolErrorCode::FileChangedSinceRead);
     assert_eq!(sb.bytes("fresh.txt"), CONCURRENT_WRITE.as_bytes());
 }
 
@@ -175,7 +176,7 @@ fn a_stat_error_fails_closed() {
     ok(&read_file(&sb, "a.txt"));
     sb.session.faults().arm(FaultPoint::FsStat, 1);
     let result = write_file(&sb, "a.txt", "mine\n");
-    assert_eq!(code(&result), "prior_read_verification_failed");
+    assert_eq!(code(&result), ToolErrorCode::PriorReadVerificationFailed);
     assert_eq!(
         result.llm_content,
         format!(
@@ -190,7 +191,7 @@ fn a_stat_error_fails_closed() {
         let result = write_file(&sb, "a.txt", "mine\n");
         assert_eq!(
             code(&result),
-            "prior_read_verification_failed",
+            ToolErrorCode::PriorReadVerificationFailed,
             "skip {skip}"
         );
         assert_eq!(sb.bytes("a.txt"), b"old\n");
@@ -203,7 +204,7 @@ fn binary_content_cannot_be_overwritten_even_after_a_read() {
     sb.write("bin.dat", b"\x00\x01\x02");
     ok(&read_file(&sb, "bin.dat"));
     let result = write_file(&sb, "bin.dat", "text");
-    assert_eq!(code(&result), "edit_requires_prior_read");
+    assert_eq!(code(&result), ToolErrorCode::EditRequiresPriorRead);
     assert!(
         result
             .llm_content
@@ -223,13 +224,13 @@ fn directories_fifos_and_escapes_are_refused() {
     assert_eq!(
         (error.code, error.message),
         (
-            "invalid_tool_params",
+            ToolErrorCode::InvalidToolParams,
             format!("Path is a directory, not a file: {}", sb.arg("d"))
         )
     );
     std::os::unix::fs::symlink("d", sb.path("dlink")).unwrap();
     let result = write_file(&sb, "dlink", "x");
-    assert_eq!(code(&result), "target_is_directory");
+    assert_eq!(code(&result), ToolErrorCode::TargetIsDirectory);
     assert_eq!(
         result.llm_content,
         format!(
@@ -244,7 +245,7 @@ fn directories_fifos_and_escapes_are_refused() {
         .unwrap();
     assert!(status.success());
     let result = write_file(&sb, "fifo", "x");
-    assert_eq!(code(&result), "edit_requires_prior_read");
+    assert_eq!(code(&result), ToolErrorCode::EditRequiresPriorRead);
     assert!(
         result
             .llm_content
@@ -257,7 +258,7 @@ fn directories_fifos_and_escapes_are_refused() {
         "write_file",
         json!({"file_path": target.to_str().unwrap(), "content": "x"}),
     );
-    assert_eq!(error.code, "path_not_in_workspace");
+    assert_eq!(error.code, ToolErrorCode::PathNotInWorkspace);
     assert!(!target.exists());
 }
 
@@ -272,7 +273,7 @@ fn invalid_paths_use_qwens_messages() {
     let error = sb.build_error("write_file", json!({"file_path": " ", "content": "x"}));
     assert_eq!(error.message, r#"Missing or empty "file_path""#);
     let error = sb.build_error("write_file", json!({"file_path": sb.arg("a.txt")}));
-    assert_eq!(error.code, "invalid_tool_params");
+    assert_eq!(error.code, ToolErrorCode::InvalidToolParams);
 }
 
 #[test]

@@ -11,6 +11,7 @@ use std::thread;
 use serde_json::json;
 
 use common::{Sandbox, code};
+use toolpass_tools::error_code::ToolErrorCode;
 
 const EDITS: usize = 300;
 
@@ -33,7 +34,7 @@ fn worker(sb: &Sandbox, root: &str, name: &str) -> Vec<String> {
                     done.push(token);
                     break;
                 }
-                Some("file_changed_since_read") => {}
+                Some(ToolErrorCode::FileChangedSinceRead) => {}
                 Some(other) => panic!("{token}: {other}: {}", result.llm_content),
             }
         }

@@ -10,6 +10,7 @@ use toolpass_tools::prior_read::{Decision, Verb, check_prior_read};
 use toolpass_tools::read_cache::ReadKind;
 
 use common::{FULL_TEXT, Sandbox};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// The decision for `name`, shown to the model as `name`.
 fn check(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> Decision {
@@ -24,7 +25,7 @@ fn check(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> Decisio
 }
 
 /// The code and model text of a decision that must be a refusal.
-fn refusal(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> (&'static str, String) {
+fn refusal(sb: &Sandbox, name: &str, verb: Verb, expect_existing: bool) -> (ToolErrorCode, String) {
     let refusal = check(sb, name, verb, expect_existing).unwrap_err();
     (refusal.code, refusal.raw_message)
 }
@@ -42,7 +43,7 @@ fn missing_and_not_expected_is_a_new_file() {
 fn missing_but_expected_is_a_file_that_vanished() {
     let sb = Sandbox::new();
     let (code, raw) = refusal(&sb, "gone.txt", Verb::Editing, true);
-    assert_eq!(code, "file_changed_since_read");
+    assert_eq!(code, ToolErrorCode::FileChangedSinceRead);
     assert!(raw.contains("disappeared after the model read it"), "{raw}");
 }
 
@@ -52,7 +53,7 @@ fn any_other_stat_error_fails_closed() {
     fs::write(sb.path("a.txt"), "x").unwrap();
     sb.session.faults().arm(FaultPoint::FsStat, 1);
     let (code, raw) = refusal(&sb, "a.txt", Verb::Overwriting, false);
-    assert_eq!(code, "prior_read_verification_failed");
+    assert_eq!(code, ToolErrorCode::PriorReadVerificationFailed);
     assert_eq!(
         raw,
         "Could not stat a.txt to verify prior read (EACCES). Re-read with the read_file tool, then retry overwriting it."
@@ -65,7 +66,7 @@ fn a_directory_is_refused() {
     fs::create_dir(sb.path("d")).unwrap();
     assert_eq!(
         refusal(&sb, "d", Verb::Editing, false).0,
-        "target_is_directory"
+        ToolErrorCode::TargetIsDirectory
     );
 }
 
@@ -78,7 +79,7 @@ fn a_fifo_is_refused_without_opening_it() {
         .unwrap();
     assert!(status.success());
     let (code, raw) = refusal(&sb, "p", Verb::Editing, false);
-    assert_eq!(code, "edit_requires_prior_read");
+    assert_eq!(code, ToolErrorCode::EditRequiresPriorRead);
     assert!(
         raw.starts_with("p is a FIFO / socket / character or block device."),
         "{raw}"
@@ -110,7 +111,7 @@ fn stale_is_refused() {
     fs::write(sb.path("a.txt"), "longer").unwrap();
     assert_eq!(
         refusal(&sb, "a.txt", Verb::Editing, false).0,
-        "file_changed_since_read"
+        ToolErrorCode::FileChangedSinceRead
     );
 }
 
@@ -128,7 +129,7 @@ fn a_file_replaced_after_the_read_is_stale_whatever_its_new_inode() {
     fs::remove_file(sb.path("a.txt")).unwrap();
     fs::write(sb.path("a.txt"), "v1").unwrap();
     let (code, raw) = refusal(&sb, "a.txt", Verb::Editing, false);
-    assert_eq!(code, "file_changed_since_read", "{raw}");
+    assert_eq!(code, ToolErrorCode::FileChangedSinceRead, "{raw}");
     assert!(
         raw.contains("has been modified since you last read it"),
         "{raw}"
@@ -136,7 +137,7 @@ fn a_file_replaced_after_the_read_is_stale_whatever_its_new_inode() {
     // The other name of the old inode was never read.
     assert_eq!(
         refusal(&sb, "keep.txt", Verb::Editing, false).0,
-        "edit_requires_prior_read"
+        ToolErrorCode::EditRequiresPriorRead
     );
 }
 
@@ -152,7 +153,7 @@ fn fresh_but_not_text_is_refused_with_its_own_message() {
         },
     );
     let (code, raw) = refusal(&sb, "a.png", Verb::Editing, false);
-    assert_eq!(code, "edit_requires_prior_read");
+    assert_eq!(code, ToolErrorCode::EditRequiresPriorRead);
     assert!(
         raw.contains("binary / image / audio / video / PDF / notebook payload"),
         "{raw}"
@@ -164,7 +165,7 @@ fn unknown_is_refused_with_the_verbs_guidance() {
     let sb = Sandbox::new();
     fs::write(sb.path("a.txt"), "x").unwrap();
     let (code, raw) = refusal(&sb, "a.txt", Verb::Editing, false);
-    assert_eq!(code, "edit_requires_prior_read");
+    assert_eq!(code, ToolErrorCode::EditRequiresPriorRead);
     assert!(
         raw.contains("(a partial read with offset / limit is fine"),
         "{raw}"
@@ -186,7 +187,7 @@ fn a_reused_inode_does_not_inherit_another_files_read() {
     sb.record_read("seen.txt", FULL_TEXT);
     fs::hard_link(sb.path("seen.txt"), sb.path("other.txt")).unwrap();
     let (code, raw) = refusal(&sb, "other.txt", Verb::Editing, false);
-    assert_eq!(code, "edit_requires_prior_read", "{raw}");
+    assert_eq!(code, ToolErrorCode::EditRequiresPriorRead, "{raw}");
     assert!(raw.contains("has not been read in this session"), "{raw}");
     assert!(matches!(
         check(&sb, "seen.txt", Verb::Editing, false),

@@ -14,6 +14,7 @@ use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::SessionConfig;
 
 use common::{Sandbox, code, display};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// Writes `rel` and sets its modification time `ago` before now.
 fn write_aged(sb: &Sandbox, rel: &str, ago: Duration) -> PathBuf {
@@ -314,7 +315,7 @@ fn bad_arguments_are_refused_like_qwen_and_escapes_like_the_sandbox() {
     assert_eq!(
         refusal(json!({"pattern": "  "})),
         (
-            Some("invalid_tool_params"),
+            Some(ToolErrorCode::InvalidToolParams),
             "The 'pattern' parameter cannot be empty.".to_owned()
         )
     );
@@ -322,7 +323,7 @@ fn bad_arguments_are_refused_like_qwen_and_escapes_like_the_sandbox() {
     assert_eq!(
         (c, m.as_str()),
         (
-            Some("invalid_tool_params"),
+            Some(ToolErrorCode::InvalidToolParams),
             "Path does not exist: [ROOT]/nope"
         )
     );
@@ -330,14 +331,14 @@ fn bad_arguments_are_refused_like_qwen_and_escapes_like_the_sandbox() {
     assert_eq!(
         (c, m.as_str()),
         (
-            Some("invalid_tool_params"),
+            Some(ToolErrorCode::InvalidToolParams),
             "Path is not a directory: [ROOT]/b.txt"
         )
     );
     for path in ["..", "/etc", "~"] {
         assert_eq!(
             refusal(json!({"pattern": "*", "path": path})).0,
-            Some("path_not_in_workspace"),
+            Some(ToolErrorCode::PathNotInWorkspace),
             "{path}"
         );
     }

@@ -14,9 +14,10 @@ use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tools::grep_search::MAX_OUTPUT_CHARS;
 
 use common::{Sandbox, code, display};
+use toolpass_tools::error_code::ToolErrorCode;
 
 /// Whether a mutating tool would now be let through for `rel`.
-fn may_edit(sb: &Sandbox, rel: &str) -> Result<(), &'static str> {
+fn may_edit(sb: &Sandbox, rel: &str) -> Result<(), ToolErrorCode> {
     let path = sb.located(rel);
     check_prior_read(
         &sb.session.read_cache(),
@@ -359,7 +360,7 @@ fn limit_cuts_the_listing_like_qwen() {
     );
     assert_eq!(
         code(&sb.call("grep_search", json!({"pattern": "hello", "limit": 0}))),
-        Some("invalid_tool_params")
+        Some(ToolErrorCode::InvalidToolParams)
     );
 }
 
@@ -431,10 +432,16 @@ fn a_hit_counts_as_a_partial_read_so_an_edit_may_follow() {
     let sb = Sandbox::new();
     sb.write("a.txt", "hello\n");
     sb.write("other.txt", "nothing here\n");
-    assert_eq!(may_edit(&sb, "a.txt"), Err("edit_requires_prior_read"));
+    assert_eq!(
+        may_edit(&sb, "a.txt"),
+        Err(ToolErrorCode::EditRequiresPriorRead)
+    );
     sb.call("grep_search", json!({"pattern": "hello"}));
     assert_eq!(may_edit(&sb, "a.txt"), Ok(()));
-    assert_eq!(may_edit(&sb, "other.txt"), Err("edit_requires_prior_read"));
+    assert_eq!(
+        may_edit(&sb, "other.txt"),
+        Err(ToolErrorCode::EditRequiresPriorRead)
+    );
     // Partial: the read cache entry does not claim the whole file was seen.
     let meta = fs::metadata(sb.root().join("a.txt")).unwrap();
     let cache = sb.session.read_cache();
@@ -450,8 +457,14 @@ fn a_notebook_hit_is_recorded_but_does_not_allow_an_edit() {
     sb.write("nb.ipynb", "{\"cells\": [\"hello\"]}\n");
     sb.write("NB2.IPYNB", "hello\n");
     sb.call("grep_search", json!({"pattern": "hello"}));
-    assert_eq!(may_edit(&sb, "nb.ipynb"), Err("edit_requires_prior_read"));
-    assert_eq!(may_edit(&sb, "NB2.IPYNB"), Err("edit_requires_prior_read"));
+    assert_eq!(
+        may_edit(&sb, "nb.ipynb"),
+        Err(ToolErrorCode::EditRequiresPriorRead)
+    );
+    assert_eq!(
+        may_edit(&sb, "NB2.IPYNB"),
+        Err(ToolErrorCode::EditRequiresPriorRead)
+    );
 }
 
 #[test]
@@ -462,7 +475,10 @@ fn files_cut_from_the_listing_are_not_recorded_as_read() {
     let result = sb.call("grep_search", json!({"pattern": "hello", "limit": 1}));
     assert_eq!(result.result_file_paths, [sb.root().join("a.txt")]);
     assert_eq!(may_edit(&sb, "a.txt"), Ok(()));
-    assert_eq!(may_edit(&sb, "b.txt"), Err("edit_requires_prior_read"));
+    assert_eq!(
+        may_edit(&sb, "b.txt"),
+        Err(ToolErrorCode::EditRequiresPriorRead)
+    );
 }
 
 #[test]
@@ -475,7 +491,7 @@ fn invalid_patterns_are_refused_with_qwens_code_and_text() {
         ("(?i)HELLO", "/(?i)HELLO/: Invalid group"),
     ] {
         let result = sb.call("grep_search", json!({ "pattern": pattern }));
-        assert_eq!(code(&result), Some("invalid_tool_params"));
+        assert_eq!(code(&result), Some(ToolErrorCode::InvalidToolParams));
         let message = &result.error.as_ref().unwrap().message;
         let qwen = format!(
             "Invalid regular expression pattern: {pattern}. Error: Invalid regular expression: {reason}"
@@ -493,16 +509,16 @@ fn bad_paths_are_refused_like_qwen_and_escapes_like_the_sandbox() {
         (code(&result), sb.masked(&result.error.unwrap().message))
     };
     let (c, m) = message(json!({"pattern": "hello", "path": "nope"}));
-    assert_eq!(c, Some("invalid_tool_params"));
+    assert_eq!(c, Some(ToolErrorCode::InvalidToolParams));
     assert!(m.contains("Path does not exist: [ROOT]/nope"), "{m}");
     let (c, m) = message(json!({"pattern": "hello", "path": "b.txt"}));
-    assert_eq!(c, Some("invalid_tool_params"));
+    assert_eq!(c, Some(ToolErrorCode::InvalidToolParams));
     assert!(m.contains("Path is not a directory: [ROOT]/b.txt"), "{m}");
     let outside = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(outside.path(), sb.root().join("out")).unwrap();
     for path in ["../", "/etc", "out", "~", "~/x", "sub/../../x"] {
         let (c, _) = message(json!({"pattern": "hello", "path": path}));
-        assert_eq!(c, Some("path_not_in_workspace"), "{path}");
+        assert_eq!(c, Some(ToolErrorCode::PathNotInWorkspace), "{path}");
     }
 }
 

@@ -8,13 +8,18 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::{Session, SessionConfig};
-use toolpass_tools::tool::Invocation;
+use toolpass_tools::tool::{Declared, Invocation, Tool};
+use toolpass_tools::tools::{
+    glob::GlobTool, grep_search::GrepTool, list_directory::ListDirectoryTool,
+};
 
 /// The marker in every outside file's name and content.
 const SECRET: &str = "toolpass-outside-secret";
@@ -24,6 +29,15 @@ struct Fixture {
     _tmp: tempfile::TempDir,
     session: Session,
     outside: PathBuf,
+}
+
+/// The tools that walk directories, the ones this file attacks.
+fn searching_tools() -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(Declared::<GrepTool>::default()),
+        Arc::new(Declared::<GlobTool>::default()),
+        Arc::new(Declared::<ListDirectoryTool>::default()),
+    ]
 }
 
 impl Fixture {
@@ -46,7 +60,7 @@ impl Fixture {
             format!("needle {SECRET}\n"),
         )
         .unwrap();
-        let session = Session::new(&root, SessionConfig::default()).unwrap();
+        let session = Session::new(&root, SessionConfig::default(), searching_tools()).unwrap();
         Fixture {
             _tmp: tmp,
             session,
@@ -98,16 +112,28 @@ fn assert_confined(tool: &str, result: &ToolResult) {
     );
 }
 
-#[test]
-fn a_directory_swapped_between_check_and_walk_is_not_walked() {
-    let fx = Fixture::new();
-    let built: Vec<_> = calls(&fx)
+/// Builds each call of `calls` that `keep` admits while `sub` is a real
+/// directory, swaps it out, then runs them: each tool's result.
+fn run_after_swap(fx: &Fixture, keep: impl Fn(&Value) -> bool) -> Vec<(&'static str, ToolResult)> {
+    let built: Vec<_> = calls(fx)
         .into_iter()
+        .filter(|(_, args)| keep(args))
         .map(|(tool, args)| (tool, fx.build(tool, &args)))
         .collect();
     fx.swap_out();
-    for (tool, invocation) in built {
-        let result = invocation.execute(&fx.session);
+    built
+        .into_iter()
+        .map(|(tool, invocation)| {
+            let result = invocation.execute(&fx.session);
+            (tool, result.unwrap_or_else(ToolResult::from))
+        })
+        .collect()
+}
+
+#[test]
+fn a_directory_swapped_between_check_and_walk_is_not_walked() {
+    let fx = Fixture::new();
+    for (tool, result) in run_after_swap(&fx, |_| true) {
         assert_confined(tool, &result);
     }
 }
@@ -115,16 +141,13 @@ fn a_directory_swapped_between_check_and_walk_is_not_walked() {
 #[test]
 fn a_swapped_start_directory_is_an_escape() {
     let fx = Fixture::new();
-    let built: Vec<_> = calls(&fx)
-        .into_iter()
-        .filter(|(_, args)| args.get("path").is_some())
-        .map(|(tool, args)| (tool, fx.build(tool, &args)))
-        .collect();
-    fx.swap_out();
-    for (tool, invocation) in built {
-        let result = invocation.execute(&fx.session);
+    for (tool, result) in run_after_swap(&fx, |args| args.get("path").is_some()) {
         let code = result.error.as_ref().map(|e| e.code);
-        assert_eq!(code, Some("path_not_in_workspace"), "{tool}: {result:?}");
+        assert_eq!(
+            code,
+            Some(ToolErrorCode::PathNotInWorkspace),
+            "{tool}: {result:?}"
+        );
     }
 }
 
@@ -162,7 +185,9 @@ fn calls_racing_a_swapper_never_show_the_outside() {
                 // execution, when the link came after the build.
                 match tool_impl.build(args, &fx.session) {
                     Ok(invocation) => {
-                        let result = invocation.execute(&fx.session);
+                        let result = invocation
+                            .execute(&fx.session)
+                            .unwrap_or_else(ToolResult::from);
                         assert_confined(tool, &result);
                         refused += usize::from(result.error.is_some());
                     }

@@ -31,7 +31,6 @@ pub struct Matcher {
 
 /// One condition of a [`Matcher`].
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum Condition {
     /// The text is exactly this.
     Equals(Located<String>),

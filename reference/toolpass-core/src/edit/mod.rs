@@ -83,10 +83,9 @@ impl EditPlan {
     }
 }
 
-/// Why an edit cannot be applied. The codes are the canonical snake_case
-/// names Qwen uses (`ToolErrorType`).
+/// Why an edit cannot be applied: one of the five errors of Qwen's
+/// `calculateEdit`. The tool layer names their wire codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum EditErrorKind {
     /// The file does not exist and `old_string` is not empty.
     FileNotFound,
@@ -98,20 +97,6 @@ pub enum EditErrorKind {
     ExpectedOccurrenceMismatch,
     /// The edit would not change the file.
     NoChange,
-}
-
-impl EditErrorKind {
-    /// The canonical error code (`edit_no_occurrence_found`, ...).
-    #[must_use]
-    pub const fn code(self) -> &'static str {
-        match self {
-            EditErrorKind::FileNotFound => "file_not_found",
-            EditErrorKind::AttemptToCreateExistingFile => "attempt_to_create_existing_file",
-            EditErrorKind::NoOccurrenceFound => "edit_no_occurrence_found",
-            EditErrorKind::ExpectedOccurrenceMismatch => "edit_expected_occurrence_mismatch",
-            EditErrorKind::NoChange => "edit_no_change",
-        }
-    }
 }
 
 /// An edit that cannot be applied, with Qwen's two texts for it.

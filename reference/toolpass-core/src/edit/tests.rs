@@ -238,8 +238,8 @@ fn each_error_kind_with_qwens_messages() {
         let e = check(current, old, new, false).unwrap_err();
         assert_eq!(e.kind(), kind, "{current:?}: {old:?} -> {new:?}");
         messages.push(format!(
-            "{}\n  llm: {}\n  display: {}",
-            e.kind().code(),
+            "{:?}\n  llm: {}\n  display: {}",
+            e.kind(),
             e.llm_message(),
             e.display_message()
         ));

@@ -16,7 +16,6 @@ pub struct TextError {
 
 /// What went wrong in a [`TextError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum TextErrorKind {
     /// The bytes declare (by a byte-order mark) or the caller asked for an
     /// encoding this crate cannot decode or encode, such as UTF-32.

@@ -22,38 +22,19 @@ use toolpass_core::edit::{EditRequest, calculate_edit};
 
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::path_arg::{normalize_file_path, resolve_for_write};
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
-use crate::result::{Display, FileDiff, ToolResult};
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "edit";
 
 /// The `edit` tool.
-pub struct EditTool {
-    declaration: Declaration,
-}
-
-impl EditTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration =
-            Declaration::qwen(NAME, Kind::Edit, include_str!("declarations/edit.json"));
-        EditTool { declaration }
-    }
-}
-
-impl Default for EditTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct EditTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -69,23 +50,22 @@ pub struct EditParams {
 }
 
 impl DeclarativeTool for EditTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Edit;
+    const DECLARATION: &'static str = include_str!("declarations/edit.json");
     type Params = EditParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
         params: &mut EditParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         normalize_file_path(&mut params.file_path)?;
-        params.resolved = resolve_for_write(session, &params.file_path)?;
+        params.resolved = resolve_for_write(workspace, &params.file_path)?;
         Ok(())
     }
 
-    fn create_invocation(&self, params: EditParams, _session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(&self, params: EditParams, _workspace: &Workspace) -> Box<dyn Invocation> {
         Box::new(EditInvocation { params })
     }
 }
@@ -110,25 +90,16 @@ impl Invocation for EditInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        match self.run(session) {
-            Ok(result) | Err(result) => result,
-        }
-    }
-}
-
-impl EditInvocation {
-    /// The edit, with every failure as the early `Err` result.
-    fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Editing)?;
+        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Editing)?;
 
         // Check 1: before the content is read at all.
         let exists = target.check(false)?.is_some();
         let current = if exists {
             let decoded = target.read_current().map_err(|e| match e {
-                ReadError::Refused(r) => ToolResult::from(r),
+                ReadError::Refused(r) => Failure::from(r),
                 e => preparation_failure(&e.to_string()),
             })?;
             // Check 2: the bytes just read are the bytes the model saw.
@@ -146,75 +117,64 @@ impl EditInvocation {
         };
         let plan =
             calculate_edit(current.as_ref().map(|d| d.text.as_str()), &request).map_err(|e| {
-                ToolResult::failure(e.kind().code(), e.llm_message(), e.display_message())
+                Failure::new(e.kind().into(), e.llm_message()).error_display(e.display_message())
             })?;
 
         // Check 3 runs in the commit, right before the write.
         target
             .commit(!plan.is_new_file, &plan.new_content, current.as_ref(), true)
             .map_err(|e| match e {
-                CommitError::Refused(r) => ToolResult::from(r),
-                CommitError::Encode(e) => write_failure("file_write_failure", &e.to_string()),
-                CommitError::Changed => ToolResult::from(changed_since_read(shown, Verb::Editing)),
+                CommitError::Refused(r) => Failure::from(r),
+                CommitError::Encode(e) => {
+                    write_failure(ToolErrorCode::FileWriteFailure, &e.to_string())
+                }
+                CommitError::Changed => changed_since_read(shown, Verb::Editing).into(),
                 CommitError::Io(e) => write_failure(io_code(&e), &e.to_string()),
             })?;
 
         let old = current.map(|d| d.text).unwrap_or_default();
-        Ok(ToolResult {
-            llm_content: plan.success_message(shown),
-            display: Display::Diff(Box::new(FileDiff::new(shown, old, plan.new_content))),
-            result_file_paths: Vec::new(),
-            error: None,
-        })
+        Ok(ToolResult::new(
+            plan.success_message(shown),
+            Display::Diff(Box::new(FileDiff::new(shown, old, plan.new_content))),
+        ))
     }
 }
 
 /// Qwen's result when `calculateEdit` throws.
-fn preparation_failure(message: &str) -> ToolResult {
+fn preparation_failure(message: &str) -> Failure {
     let text = format!("Error preparing edit: {message}");
-    ToolResult {
-        display: Display::Text(text.clone()),
-        error: Some(crate::result::ToolFailure {
-            code: "edit_preparation_failure",
-            message: message.to_owned(),
-        }),
-        llm_content: text,
-        result_file_paths: Vec::new(),
-    }
+    Failure::new(ToolErrorCode::EditPreparationFailure, message)
+        .llm_content(text.clone())
+        .display(text)
 }
 
 /// Qwen's result when the write throws.
-fn write_failure(code: &'static str, message: &str) -> ToolResult {
-    ToolResult {
-        llm_content: format!("Error executing edit: {message}"),
-        display: Display::Text(format!("Error writing file: {message}")),
-        error: Some(crate::result::ToolFailure {
-            code,
-            message: message.to_owned(),
-        }),
-        result_file_paths: Vec::new(),
-    }
+fn write_failure(code: ToolErrorCode, message: &str) -> Failure {
+    Failure::new(code, message)
+        .llm_content(format!("Error executing edit: {message}"))
+        .display(format!("Error writing file: {message}"))
 }
 
 /// Qwen's code for a write error: `EISDIR` is `target_is_directory`; beyond
 /// Qwen's edit (which says `file_write_failure`), `EACCES` is write_file's
 /// `permission_denied`, since a read-only file is refused on purpose.
-fn io_code(error: &io::Error) -> &'static str {
+fn io_code(error: &io::Error) -> ToolErrorCode {
     match error.kind() {
-        io::ErrorKind::IsADirectory => "target_is_directory",
-        io::ErrorKind::PermissionDenied => "permission_denied",
-        _ => "file_write_failure",
+        io::ErrorKind::IsADirectory => ToolErrorCode::TargetIsDirectory,
+        io::ErrorKind::PermissionDenied => ToolErrorCode::PermissionDenied,
+        _ => ToolErrorCode::FileWriteFailure,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_matches_qwens_schema() {
-        let tool = EditTool::new();
-        let schema = &tool.declaration.schema;
+        let tool = Declared::<EditTool>::default();
+        let schema = &tool.declaration().schema;
         assert_eq!(
             schema["required"],
             serde_json::json!(["file_path", "old_string", "new_string"])

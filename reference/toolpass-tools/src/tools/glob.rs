@@ -29,14 +29,14 @@ use serde::Deserialize;
 
 use self::pattern::Pattern;
 use super::collate::locale_cmp;
-use super::grep_search::dir_arg::{SearchDir, resolve_dir};
+use super::dir_arg::{SearchDir, resolve_dir};
 use super::ignore_files::Discovery;
 use super::walk::{self, StartError, Step, open_start};
 use crate::kind::Kind;
-use crate::result::{Display, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::Sandbox;
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "glob";
@@ -52,28 +52,8 @@ pub const MAX_COLLECTED: usize = MAX_FILE_COUNT * 10;
 pub const RECENT_NS: i128 = 24 * 60 * 60 * 1_000_000_000;
 
 /// The `glob` tool.
-pub struct GlobTool {
-    declaration: Declaration,
-}
-
-impl GlobTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration =
-            Declaration::qwen(NAME, Kind::Search, include_str!("declarations/glob.json"));
-        GlobTool { declaration }
-    }
-}
-
-impl Default for GlobTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct GlobTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -86,31 +66,30 @@ pub struct GlobParams {
 }
 
 impl DeclarativeTool for GlobTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Search;
+    const DECLARATION: &'static str = include_str!("declarations/glob.json");
     type Params = GlobParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
         params: &mut GlobParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         if params.pattern.trim().is_empty() {
             return Err(BuildError::invalid(
                 "The 'pattern' parameter cannot be empty.",
             ));
         }
-        params.dir = Some(resolve_dir(params.path.as_deref(), session)?);
+        params.dir = Some(resolve_dir(params.path.as_deref(), workspace)?);
         Ok(())
     }
 
-    fn create_invocation(&self, params: GlobParams, session: &Session) -> Box<dyn Invocation> {
-        let dir = params.dir.clone().unwrap_or(SearchDir {
-            shown: None,
-            path: session.sandbox().root().to_path_buf(),
-        });
+    fn create_invocation(&self, params: GlobParams, workspace: &Workspace) -> Box<dyn Invocation> {
+        let dir = params
+            .dir
+            .clone()
+            .unwrap_or_else(|| SearchDir::root(workspace.sandbox().root()));
         Box::new(GlobInvocation { params, dir })
     }
 }
@@ -140,30 +119,29 @@ impl Invocation for GlobInvocation {
         description
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let pattern = &self.params.pattern;
         let location = match self.dir.shown {
             Some(_) => format!("within {}", self.dir.path.display()),
             None => "in the workspace directory".to_owned(),
         };
-        let (mut entries, hit_limit) = match collect(session.sandbox(), &self.dir.path, pattern) {
+        let (mut entries, hit_limit) = match collect(workspace.sandbox(), &self.dir.path, pattern) {
             Ok(found) => found,
-            Err(e) => match e.into_result() {
-                Ok(escaped) => return escaped,
+            Err(e) => match e.into_failure() {
+                Ok(escaped) => return Err(escaped),
                 Err(_) => (Vec::new(), false),
             },
         };
         if entries.is_empty() {
-            return found_result(
+            return Ok(ToolResult::new(
                 format!("No files found matching pattern \"{pattern}\" {location}"),
-                "No files found".to_owned(),
-                Vec::new(),
-            );
+                Display::Text("No files found".to_owned()),
+            ));
         }
         sort_entries(&mut entries, now_ns());
 
         let total = entries.len();
-        let limit = MAX_FILE_COUNT.min(session.config().truncate_lines);
+        let limit = MAX_FILE_COUNT.min(workspace.config().truncate_lines);
         let truncated = hit_limit || total > limit;
         entries.truncate(limit);
         let paths: Vec<PathBuf> = entries.into_iter().map(|e| e.path).collect();
@@ -189,16 +167,7 @@ impl Invocation for GlobInvocation {
             "{found} {total} matching file(s){}",
             if truncated { " (truncated)" } else { "" }
         );
-        found_result(text, display, paths)
-    }
-}
-
-fn found_result(llm_content: String, display: String, paths: Vec<PathBuf>) -> ToolResult {
-    ToolResult {
-        llm_content,
-        display: Display::Text(display),
-        result_file_paths: paths,
-        error: None,
+        Ok(ToolResult::new(text, Display::Text(display)).with_paths(paths))
     }
 }
 
@@ -277,16 +246,17 @@ fn system_time_ns(t: SystemTime) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_is_qwens() {
-        let tool = GlobTool::new();
+        let tool = Declared::<GlobTool>::default();
         assert_eq!(
-            tool.declaration.schema["required"],
+            tool.declaration().schema["required"],
             serde_json::json!(["pattern"])
         );
         assert!(
-            tool.declaration
+            tool.declaration()
                 .description
                 .starts_with("Fast file pattern matching tool")
         );

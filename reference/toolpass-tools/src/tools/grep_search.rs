@@ -17,7 +17,6 @@
 //!
 //! The declaration is Qwen Code's, Apache-2.0, copied verbatim.
 
-pub mod dir_arg;
 pub mod fnmatch;
 pub mod git_rules;
 pub mod regex_error;
@@ -28,14 +27,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use self::dir_arg::{SearchDir, resolve_dir};
 use self::render::{Budget, render};
 use self::search::{Search, Strategy};
+use super::dir_arg::{SearchDir, resolve_dir};
+use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::read_cache::ReadKind;
-use crate::result::{Display, ToolResult};
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::result::{Display, Failure, ToolResult};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "grep_search";
@@ -44,31 +44,8 @@ pub const NAME: &str = "grep_search";
 pub const MAX_OUTPUT_CHARS: usize = 20_000;
 
 /// The `grep_search` tool.
-pub struct GrepTool {
-    declaration: Declaration,
-}
-
-impl GrepTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Search,
-            include_str!("declarations/grep_search.json"),
-        );
-        GrepTool { declaration }
-    }
-}
-
-impl Default for GrepTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct GrepTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -86,17 +63,16 @@ pub struct GrepParams {
 }
 
 impl DeclarativeTool for GrepTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Search;
+    const DECLARATION: &'static str = include_str!("declarations/grep_search.json");
     type Params = GrepParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     /// Qwen's order: `limit`, then the pattern, then the path.
     fn validate_values(
         &self,
         params: &mut GrepParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         if params
             .limit
@@ -107,16 +83,13 @@ impl DeclarativeTool for GrepTool {
         // The strategy decides case sensitivity only, never validity.
         Search::new(&params.pattern, None, Strategy::SystemGrep)
             .map_err(|e| BuildError::invalid(e.message()))?;
-        params.dir = Some(resolve_dir(params.path.as_deref(), session)?);
+        params.dir = Some(resolve_dir(params.path.as_deref(), workspace)?);
         Ok(())
     }
 
-    fn create_invocation(&self, params: GrepParams, session: &Session) -> Box<dyn Invocation> {
-        let root = session.sandbox().root();
-        let dir = params.dir.clone().unwrap_or(SearchDir {
-            shown: None,
-            path: root.to_path_buf(),
-        });
+    fn create_invocation(&self, params: GrepParams, workspace: &Workspace) -> Box<dyn Invocation> {
+        let root = workspace.sandbox().root();
+        let dir = params.dir.clone().unwrap_or_else(|| SearchDir::root(root));
         let glob = params.glob.as_deref().filter(|g| !g.is_empty());
         let search = Search::new(&params.pattern, glob, Strategy::for_dir(&dir.path));
         Box::new(GrepInvocation {
@@ -151,21 +124,18 @@ impl Invocation for GrepInvocation {
         description
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        let search = match &self.search {
-            Ok(search) => search,
-            Err(e) => {
-                return ToolResult::failure(
-                    "grep_execution_error",
-                    format!("Error during grep search operation: {e}"),
-                    e.message(),
-                );
-            }
-        };
-        let files = match search.run(session.sandbox(), &self.dir.path) {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+        let search = self.search.as_ref().map_err(|e| {
+            Failure::new(
+                ToolErrorCode::GrepExecutionError,
+                format!("Error during grep search operation: {e}"),
+            )
+            .error_display(e.message())
+        })?;
+        let files = match search.run(workspace.sandbox(), &self.dir.path) {
             Ok(files) => files,
-            Err(e) => match e.into_result() {
-                Ok(escaped) => return escaped,
+            Err(e) => match e.into_failure() {
+                Ok(escaped) => return Err(escaped),
                 Err(_) => Vec::new(),
             },
         };
@@ -173,7 +143,7 @@ impl Invocation for GrepInvocation {
             Some(path) => format!("in path \"{path}\""),
             None => "in the workspace directory".to_owned(),
         };
-        let config = session.config();
+        let config = workspace.config();
         let lines = match self.params.limit {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             Some(limit) if limit < config.truncate_lines as f64 => limit as usize,
@@ -189,25 +159,23 @@ impl Invocation for GrepInvocation {
                 lines,
             },
         );
-        record_reads(session, &rendered.visible);
-        ToolResult {
-            llm_content: rendered.llm_content,
-            display: Display::Text(rendered.display),
-            result_file_paths: rendered.visible,
-            error: None,
-        }
+        record_reads(workspace, &rendered.visible);
+        Ok(
+            ToolResult::new(rendered.llm_content, Display::Text(rendered.display))
+                .with_paths(rendered.visible),
+        )
     }
 }
 
 /// Qwen's `recordGrepResultFileReads`: every shown file that is still a
 /// regular file counts as read in part; a notebook's read is not
 /// cacheable, so it never satisfies a later prior-read check.
-fn record_reads(session: &Session, paths: &[PathBuf]) {
-    let mut cache = session.read_cache();
+fn record_reads(workspace: &Workspace, paths: &[PathBuf]) {
+    let mut cache = workspace.read_cache();
     for path in paths {
         // Beneath the root's handle: a directory swapped out since the
         // search must not lend an outside file's fingerprint to this path.
-        let Some(meta) = session
+        let Some(meta) = workspace
             .sandbox()
             .locate(&path.to_string_lossy())
             .ok()
@@ -254,15 +222,16 @@ fn display_path(root: &Path, path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_is_qwens() {
-        let tool = GrepTool::new();
-        let schema = &tool.declaration.schema;
+        let tool = Declared::<GrepTool>::default();
+        let schema = &tool.declaration().schema;
         assert_eq!(schema["required"], serde_json::json!(["pattern"]));
         assert_eq!(schema["properties"]["limit"]["minimum"], 1);
         assert!(
-            tool.declaration
+            tool.declaration()
                 .description
                 .contains("Case-insensitive by default")
         );

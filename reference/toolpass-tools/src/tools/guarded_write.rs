@@ -12,15 +12,16 @@ use std::path::Path;
 
 use toolpass_core::text::{self, Decoded, TextEncoding, TextError};
 
+use crate::error_code::ToolErrorCode;
 use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
 use crate::located::Located;
 use crate::prior_read::{Decision, Refusal, Verb, check_prior_read, escaped};
 use crate::sandbox::is_escape;
-use crate::session::Session;
+use crate::workspace::Workspace;
 
 /// One file a tool is about to mutate.
 pub(crate) struct GuardedWrite<'a> {
-    session: &'a Session,
+    workspace: &'a Workspace,
     target: Located,
     shown: &'a str,
     verb: Verb,
@@ -70,17 +71,17 @@ impl<'a> GuardedWrite<'a> {
     /// It is located again now: the call may run long after it was built,
     /// and what was inside then may lead outside now.
     pub(crate) fn new(
-        session: &'a Session,
+        workspace: &'a Workspace,
         resolved: &Path,
         shown: &'a str,
         verb: Verb,
     ) -> Result<Self, Refusal> {
-        let target = session
+        let target = workspace
             .sandbox()
             .locate(&resolved.to_string_lossy())
             .map_err(|_| escaped(shown))?;
         Ok(GuardedWrite {
-            session,
+            workspace,
             target,
             shown,
             verb,
@@ -90,8 +91,8 @@ impl<'a> GuardedWrite<'a> {
     /// Qwen's `checkPriorRead` for this file.
     pub(crate) fn check(&self, expect_existing: bool) -> Decision {
         check_prior_read(
-            &self.session.read_cache(),
-            self.session.faults(),
+            &self.workspace.read_cache(),
+            self.workspace.faults(),
             &self.target,
             self.shown,
             self.verb,
@@ -101,7 +102,7 @@ impl<'a> GuardedWrite<'a> {
 
     /// Refuses a file of `size` bytes above the session's cap.
     fn within_cap(&self, size: u64) -> Result<(), Refusal> {
-        let cap = self.session.config().max_file_bytes;
+        let cap = self.workspace.config().max_file_bytes;
         if size <= cap {
             return Ok(());
         }
@@ -112,7 +113,7 @@ impl<'a> GuardedWrite<'a> {
             self.verb.ing()
         );
         Err(Refusal {
-            code: "file_too_large",
+            code: ToolErrorCode::FileTooLarge,
             raw_message: message,
             display_message: format!("file too large ({size} bytes > {cap})."),
         })
@@ -154,7 +155,7 @@ impl<'a> GuardedWrite<'a> {
         // The backup goes before the last check, never between it and the
         // write: a slow copy there would widen the window the check closes.
         if expect_existing {
-            self.session.backup().track_edit(self.target.path());
+            self.workspace.backup().track_edit(self.target.path());
         }
         // Right before the write, since a confirmation may take long; a
         // vanished file must not turn into a new one made from stale bytes.
@@ -170,7 +171,7 @@ impl<'a> GuardedWrite<'a> {
         self.within_cap(bytes.len() as u64)
             .map_err(CommitError::Refused)?;
         let meta = write_atomic(
-            self.session.faults(),
+            self.workspace.faults(),
             &self.target,
             &bytes,
             precondition,
@@ -181,7 +182,7 @@ impl<'a> GuardedWrite<'a> {
             WriteError::Io(e) if is_escape(&e) => CommitError::Refused(escaped(self.shown)),
             WriteError::Io(e) => CommitError::Io(e),
         })?;
-        self.session
+        self.workspace
             .read_cache()
             .record_write(self.target.path(), &meta, true);
         Ok(())

@@ -1,7 +1,9 @@
-//! The tools themselves, one module each, and the standard set a session
-//! starts with.
+//! The tools themselves, one module each, what they share, and [`all`]:
+//! the catalogue. Which tools a session gets is its opener's choice
+//! (`Session::new` takes the list; the server hands it [`all`]).
 
 pub mod collate;
+pub mod dir_arg;
 pub mod edit;
 pub mod glob;
 pub mod grep_search;
@@ -16,18 +18,19 @@ pub mod write_file;
 
 use std::sync::Arc;
 
-use crate::tool::Tool;
+use crate::tool::{Declared, Tool};
 
-/// The tools every session registers.
+/// Every tool this crate implements, in the order Qwen Code registers them
+/// (the model sees them sorted by name whatever the order).
 #[must_use]
-pub fn standard() -> Vec<Arc<dyn Tool>> {
+pub fn all() -> Vec<Arc<dyn Tool>> {
     vec![
-        Arc::new(read_file::ReadFileTool::new()),
-        Arc::new(write_file::WriteFileTool::new()),
-        Arc::new(edit::EditTool::new()),
-        Arc::new(list_directory::ListDirectoryTool::new()),
-        Arc::new(grep_search::GrepTool::new()),
-        Arc::new(glob::GlobTool::new()),
+        Arc::new(Declared::<read_file::ReadFileTool>::default()),
+        Arc::new(Declared::<write_file::WriteFileTool>::default()),
+        Arc::new(Declared::<edit::EditTool>::default()),
+        Arc::new(Declared::<list_directory::ListDirectoryTool>::default()),
+        Arc::new(Declared::<grep_search::GrepTool>::default()),
+        Arc::new(Declared::<glob::GlobTool>::default()),
     ]
 }
 
@@ -36,10 +39,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_standard_tool_builds_from_its_embedded_declaration() {
-        // Each constructor parses an embedded JSON declaration and panics on
-        // a malformed one; this is the test its doc promises.
-        let names: Vec<String> = standard().iter().map(|t| t.name().to_owned()).collect();
+    fn every_tool_builds_from_its_embedded_declaration() {
+        let tools = all();
+        let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
         assert_eq!(
             names,
             [
@@ -51,7 +53,7 @@ mod tests {
                 "glob"
             ]
         );
-        for tool in standard() {
+        for tool in &tools {
             assert_eq!(tool.parameter_schema()["type"], "object", "{}", tool.name());
             assert!(!tool.description().is_empty(), "{}", tool.name());
         }

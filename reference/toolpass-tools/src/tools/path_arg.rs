@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
+use crate::error_code::ToolErrorCode;
 use crate::located::Located;
-use crate::sandbox::PATH_NOT_IN_WORKSPACE;
-use crate::session::Session;
 use crate::tool::BuildError;
+use crate::workspace::Workspace;
 
 /// Characters Qwen's `SHELL_SPECIAL_CHARS` lets a backslash escape.
 const SHELL_SPECIALS: &str = " \t()[]{};|*?$`'\"#&<>!~,";
@@ -58,8 +58,8 @@ pub fn normalize_file_path(file_path: &mut String) -> Result<(), BuildError> {
 /// # Errors
 /// The sandbox's refusal (outside the root, a symlink loop, ...), with its
 /// own code and message.
-pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
-    locate(session, path).map(|located| located.path().to_owned())
+pub fn resolve_in_sandbox(workspace: &Workspace, path: &str) -> Result<PathBuf, BuildError> {
+    locate(workspace, path).map(|located| located.path().to_owned())
 }
 
 /// [`resolve_in_sandbox`] for a path a tool will write: the session's
@@ -68,22 +68,22 @@ pub fn resolve_in_sandbox(session: &Session, path: &str) -> Result<PathBuf, Buil
 /// # Errors
 /// As [`resolve_in_sandbox`], and `path_not_in_workspace` for a path in a
 /// read-only area.
-pub fn resolve_for_write(session: &Session, path: &str) -> Result<PathBuf, BuildError> {
-    let located = locate(session, path)?;
+pub fn resolve_for_write(workspace: &Workspace, path: &str) -> Result<PathBuf, BuildError> {
+    let located = locate(workspace, path)?;
     if !located.is_writable() {
         return Err(BuildError {
-            code: PATH_NOT_IN_WORKSPACE,
+            code: ToolErrorCode::PathNotInWorkspace,
             message: format!(
-                "Path {path} is in the session's spill directory, which tools may read but not \
-                 write; only paths inside the session root can be written."
+                "Path {path} is in the workspace's spill directory, which tools may read but not \
+                 write; only paths inside the workspace root can be written."
             ),
         });
     }
     Ok(located.path().to_owned())
 }
 
-fn locate(session: &Session, path: &str) -> Result<Located, BuildError> {
-    session.sandbox().locate(path).map_err(|e| BuildError {
+fn locate(workspace: &Workspace, path: &str) -> Result<Located, BuildError> {
+    workspace.sandbox().locate(path).map_err(|e| BuildError {
         code: e.code(),
         message: e.to_string(),
     })

@@ -31,9 +31,10 @@ use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
 use cap_std::fs::{Dir, FileType, Metadata, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 
+use crate::error_code::ToolErrorCode;
 use crate::located::flags;
-use crate::result::ToolResult;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathError, PathErrorKind, Sandbox, is_escape};
+use crate::result::Failure;
+use crate::sandbox::{PathError, PathErrorKind, Sandbox, is_escape};
 
 /// The most walker threads, as `ignore`'s parallel walker caps them.
 const MAX_THREADS: usize = 12;
@@ -75,19 +76,18 @@ impl Start {
 }
 
 impl StartError {
-    /// The result of a call whose walk would have led outside, or the IO
+    /// The failure of a call whose walk would have led outside, or the IO
     /// error of a directory that could not be opened (which the searches
     /// report as finding nothing, as the `ignore` walks did).
     ///
     /// # Errors
     /// The IO error.
-    pub fn into_result(self) -> Result<ToolResult, io::Error> {
+    pub fn into_failure(self) -> Result<Failure, io::Error> {
         match self {
-            StartError::Escape(message) => Ok(ToolResult::failure(
-                PATH_NOT_IN_WORKSPACE,
-                message.clone(),
-                &message,
-            )),
+            StartError::Escape(message) => {
+                Ok(Failure::new(ToolErrorCode::PathNotInWorkspace, &message)
+                    .error_display(&message))
+            }
             StartError::Io(e) => Err(e),
         }
     }
@@ -105,7 +105,9 @@ pub fn open_start(sandbox: &Sandbox, path: &Path) -> Result<Start, StartError> {
     let outside = || PathError::new(PathErrorKind::OutsideWorkspace, &shown).to_string();
     let located = sandbox.locate(&shown).map_err(|e| match e.kind() {
         PathErrorKind::OutsideWorkspace => StartError::Escape(outside()),
-        _ => StartError::Io(io::Error::other(e.to_string())),
+        PathErrorKind::SymlinkLoop | PathErrorKind::Io(_) => {
+            StartError::Io(io::Error::other(e.to_string()))
+        }
     })?;
     // Only the root is writable; the other areas (the session's spill
     // directory) are admitted for reading and have no path under the root.

@@ -27,44 +27,22 @@ use toolpass_core::text::Decoded;
 use super::guarded_write::{CommitError, GuardedWrite, ReadError};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_for_write, unescape_path};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
-use crate::result::{Display, FileDiff, ToolFailure, ToolResult};
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, is_escape};
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::sandbox::is_escape;
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "write_file";
 
 /// The `write_file` tool.
-pub struct WriteFileTool {
-    declaration: Declaration,
-}
-
-impl WriteFileTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Edit,
-            include_str!("declarations/write_file.json"),
-        );
-        WriteFileTool { declaration }
-    }
-}
-
-impl Default for WriteFileTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct WriteFileTool;
 
 /// The arguments.
 #[derive(Debug, Deserialize)]
@@ -84,16 +62,15 @@ pub struct WriteFileParams {
 }
 
 impl DeclarativeTool for WriteFileTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Edit;
+    const DECLARATION: &'static str = include_str!("declarations/write_file.json");
     type Params = WriteFileParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
         params: &mut WriteFileParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         params.file_path = unescape_path(params.file_path.trim());
         let file_path = &params.file_path;
@@ -105,10 +82,10 @@ impl DeclarativeTool for WriteFileTool {
                 "File path must be absolute: {file_path}"
             )));
         }
-        params.resolved = resolve_for_write(session, file_path)?;
+        params.resolved = resolve_for_write(workspace, file_path)?;
         // Qwen's lstat: a symlink to a directory passes here and is refused
         // by the prior-read check as a directory.
-        match session.sandbox().symlink_metadata(file_path) {
+        match workspace.sandbox().symlink_metadata(file_path) {
             Ok(meta) if meta.is_dir() => Err(BuildError::invalid(format!(
                 "Path is a directory, not a file: {file_path}"
             ))),
@@ -117,7 +94,7 @@ impl DeclarativeTool for WriteFileTool {
             // The directory holding it was swapped for a link out since
             // the path was resolved a moment ago.
             Err(e) if is_escape(&e) => Err(BuildError {
-                code: PATH_NOT_IN_WORKSPACE,
+                code: ToolErrorCode::PathNotInWorkspace,
                 message: escaped(file_path).raw_message,
             }),
             Err(e) => Err(BuildError::invalid(format!(
@@ -127,10 +104,14 @@ impl DeclarativeTool for WriteFileTool {
         }
     }
 
-    fn create_invocation(&self, params: WriteFileParams, session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: WriteFileParams,
+        workspace: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(WriteFileInvocation {
             params,
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 }
@@ -153,19 +134,10 @@ impl Invocation for WriteFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        match self.run(session) {
-            Ok(result) | Err(result) => result,
-        }
-    }
-}
-
-impl WriteFileInvocation {
-    /// The write, with every failure as the early `Err` result.
-    fn run(&self, session: &Session) -> Result<ToolResult, ToolResult> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(session, &p.resolved, shown, Verb::Overwriting)?;
+        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Overwriting)?;
 
         // Check 1: before the current content is read.
         let mut exists = target.check(false)?.is_some();
@@ -176,8 +148,8 @@ impl WriteFileInvocation {
                 // Gone since the check: this is a create now, as in Qwen.
                 Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
                 Err(ReadError::Io(e)) => {
-                    return Err(write_failure(
-                        "file_write_failure",
+                    return Err(Failure::new(
+                        ToolErrorCode::FileWriteFailure,
                         format!(
                             "Error checking existing file '{shown}': {} ({})",
                             fs_error_message(&e, "open", shown),
@@ -185,16 +157,16 @@ impl WriteFileInvocation {
                         ),
                     ));
                 }
-                Err(ReadError::Refused(r)) => return Err(ToolResult::from(r)),
+                Err(ReadError::Refused(r)) => return Err(r.into()),
                 Err(e @ ReadError::NotRegular(_)) => {
-                    return Err(write_failure(
-                        "file_write_failure",
+                    return Err(Failure::new(
+                        ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: {e}"),
                     ));
                 }
                 Err(ReadError::Decode(e)) => {
-                    return Err(write_failure(
-                        "file_write_failure",
+                    return Err(Failure::new(
+                        ToolErrorCode::FileWriteFailure,
                         format!("Error checking existing file: failed to decode file: {e}"),
                     ));
                 }
@@ -213,15 +185,15 @@ impl WriteFileInvocation {
         target
             .commit(exists, &content, current.as_ref(), !exists)
             .map_err(|e| match e {
-                CommitError::Refused(r) => ToolResult::from(r),
-                CommitError::Encode(e) => write_failure(
-                    "file_write_failure",
+                CommitError::Refused(r) => r.into(),
+                CommitError::Encode(e) => Failure::new(
+                    ToolErrorCode::FileWriteFailure,
                     format!("Error writing to file: failed to encode content: {e}"),
                 ),
                 CommitError::Changed if exists => {
-                    ToolResult::from(changed_since_read(shown, Verb::Overwriting))
+                    changed_since_read(shown, Verb::Overwriting).into()
                 }
-                CommitError::Changed => ToolResult::from(appeared(shown)),
+                CommitError::Changed => appeared(shown).into(),
                 CommitError::Io(e) => io_failure(&e, shown),
             })?;
 
@@ -237,12 +209,10 @@ impl WriteFileInvocation {
             ));
         }
         let old = current.map(|d| d.text).unwrap_or_default();
-        Ok(ToolResult {
-            llm_content: message,
-            display: Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
-            result_file_paths: Vec::new(),
-            error: None,
-        })
+        Ok(ToolResult::new(
+            message,
+            Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
+        ))
     }
 }
 
@@ -250,7 +220,7 @@ impl WriteFileInvocation {
 /// of a create (beyond Qwen, which would overwrite it).
 fn appeared(shown: &str) -> Refusal {
     Refusal {
-        code: "file_changed_since_read",
+        code: ToolErrorCode::FileChangedSinceRead,
         raw_message: format!(
             "File {shown} was created by another process while this write was in progress, so it \
              was not overwritten. Read it with the read_file tool before overwriting it."
@@ -259,37 +229,24 @@ fn appeared(shown: &str) -> Refusal {
     }
 }
 
-/// A failure whose text is the same for the model, the error and a person.
-fn write_failure(code: &'static str, message: String) -> ToolResult {
-    ToolResult {
-        display: Display::Text(message.clone()),
-        error: Some(ToolFailure {
-            code,
-            message: message.clone(),
-        }),
-        llm_content: message,
-        result_file_paths: Vec::new(),
-    }
-}
-
 /// Qwen's mapping of a failed write.
-fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
+fn io_failure(e: &io::Error, shown: &str) -> Failure {
     let code = errno_name(e);
     match e.kind() {
-        io::ErrorKind::PermissionDenied => write_failure(
-            "permission_denied",
+        io::ErrorKind::PermissionDenied => Failure::new(
+            ToolErrorCode::PermissionDenied,
             format!("Permission denied writing to file: {shown} ({code})"),
         ),
-        io::ErrorKind::StorageFull => write_failure(
-            "no_space_left",
+        io::ErrorKind::StorageFull => Failure::new(
+            ToolErrorCode::NoSpaceLeft,
             format!("No space left on device: {shown} ({code})"),
         ),
-        io::ErrorKind::IsADirectory => write_failure(
-            "target_is_directory",
+        io::ErrorKind::IsADirectory => Failure::new(
+            ToolErrorCode::TargetIsDirectory,
             format!("Target is a directory, not a file: {shown} ({code})"),
         ),
-        _ => write_failure(
-            "file_write_failure",
+        _ => Failure::new(
+            ToolErrorCode::FileWriteFailure,
             format!(
                 "Error writing to file '{shown}': {} ({code})",
                 fs_error_message(e, "open", shown)
@@ -301,16 +258,17 @@ fn io_failure(e: &io::Error, shown: &str) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn declaration_parses_and_matches_qwens_schema() {
-        let tool = WriteFileTool::new();
+        let tool = Declared::<WriteFileTool>::default();
         assert_eq!(
-            tool.declaration.schema["required"],
+            tool.declaration().schema["required"],
             serde_json::json!(["file_path", "content"])
         );
         assert_eq!(
-            tool.declaration.schema["properties"]["record_as_artifact"]["type"],
+            tool.declaration().schema["properties"]["record_as_artifact"]["type"],
             "boolean"
         );
     }

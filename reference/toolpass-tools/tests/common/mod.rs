@@ -10,9 +10,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::located::Located;
 use toolpass_tools::read_cache::ReadKind;
-use toolpass_tools::result::{Display, ToolResult};
+use toolpass_tools::result::{Display, Failure, ToolResult};
 use toolpass_tools::session::{Session, SessionConfig};
 use toolpass_tools::tool::{BuildError, Invocation, Tool};
 
@@ -46,7 +47,12 @@ impl Sandbox {
         // "outside") that is still inside its own temporary directory.
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("root")).unwrap();
-        let session = Session::new(&dir.path().join("root"), config).unwrap();
+        let session = Session::new(
+            &dir.path().join("root"),
+            config,
+            toolpass_tools::tools::all(),
+        )
+        .unwrap();
         Sandbox { _dir: dir, session }
     }
 
@@ -54,7 +60,8 @@ impl Sandbox {
     /// server would open it (the other sandbox keeps the directory).
     pub(crate) fn at(root: &Path) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(root, SessionConfig::default()).unwrap();
+        let session =
+            Session::new(root, SessionConfig::default(), toolpass_tools::tools::all()).unwrap();
         Sandbox { _dir: dir, session }
     }
 
@@ -134,14 +141,17 @@ impl Sandbox {
     pub(crate) fn call_tool(&self, tool: &dyn Tool, args: Value) -> ToolResult {
         match tool.build(&args, &self.session) {
             Ok(invocation) => invocation.execute(&self.session),
-            Err(e) => e.into_result(),
+            Err(e) => Err(Failure::from(e)),
         }
+        .unwrap_or_else(ToolResult::from)
     }
 
     /// Runs the registered tool `name`, whose build must succeed.
     pub(crate) fn execute(&self, name: &str, args: Value) -> ToolResult {
         match self.build(name, &args) {
-            Ok(invocation) => invocation.execute(&self.session),
+            Ok(invocation) => invocation
+                .execute(&self.session)
+                .unwrap_or_else(ToolResult::from),
             Err(e) => panic!("{} {}", e.code, e.message),
         }
     }
@@ -167,7 +177,7 @@ impl Sandbox {
 }
 
 /// The error code of `result`, if it failed.
-pub(crate) fn code(result: &ToolResult) -> Option<&'static str> {
+pub(crate) fn code(result: &ToolResult) -> Option<ToolErrorCode> {
     result.error.as_ref().map(|e| e.code)
 }
 

@@ -89,8 +89,7 @@ impl Pattern {
 /// Qwen's `fs.existsSync(path.join(searchDir, pattern))`, which makes it
 /// `escape` the pattern. Only paths inside `dir` are looked at.
 fn names_existing_path(pattern: &str, dir: &Path, exists: impl FnOnce(&Path) -> bool) -> bool {
-    let joined =
-        crate::tools::grep_search::dir_arg::resolve_lexically(dir, pattern.trim_start_matches('/'));
+    let joined = crate::tools::dir_arg::resolve_lexically(dir, pattern.trim_start_matches('/'));
     joined
         .strip_prefix(dir)
         .is_ok_and(|rel| !rel.as_os_str().is_empty() && exists(rel))

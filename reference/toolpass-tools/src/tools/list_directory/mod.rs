@@ -26,13 +26,14 @@ use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_in_sandbox, unescape_path};
 use super::walk::{self, StartError, open_start};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
-use crate::result::{Display, ToolFailure, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "list_directory";
@@ -41,31 +42,8 @@ pub const NAME: &str = "list_directory";
 const MAX_ENTRY_COUNT: usize = 100;
 
 /// The `list_directory` tool.
-pub struct ListDirectoryTool {
-    declaration: Declaration,
-}
-
-impl ListDirectoryTool {
-    /// The tool with Qwen's declaration.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Search,
-            include_str!("../declarations/list_directory.json"),
-        );
-        ListDirectoryTool { declaration }
-    }
-}
-
-impl Default for ListDirectoryTool {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Default)]
+pub struct ListDirectoryTool;
 
 /// `file_filtering_options`.
 #[derive(Debug, Default, Deserialize)]
@@ -87,16 +65,15 @@ pub struct ListDirectoryParams {
 }
 
 impl DeclarativeTool for ListDirectoryTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Search;
+    const DECLARATION: &'static str = include_str!("../declarations/list_directory.json");
     type Params = ListDirectoryParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
         params: &mut ListDirectoryParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         params.path = unescape_path(params.path.trim());
         if !params.path.starts_with('/') {
@@ -105,18 +82,18 @@ impl DeclarativeTool for ListDirectoryTool {
                 params.path
             )));
         }
-        params.resolved = resolve_in_sandbox(session, &params.path)?;
+        params.resolved = resolve_in_sandbox(workspace, &params.path)?;
         Ok(())
     }
 
     fn create_invocation(
         &self,
         params: ListDirectoryParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Box<dyn Invocation> {
         Box::new(ListDirectoryInvocation {
             params,
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 }
@@ -142,62 +119,48 @@ impl Invocation for ListDirectoryInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
-        match self.run(session) {
-            Ok(result) => result,
-            Err(e) => failure(
-                "ls_execution_error",
-                format!("Error listing directory: {e}"),
-                "Failed to list directory.",
-            ),
-        }
-    }
-}
-
-impl ListDirectoryInvocation {
-    fn run(&self, session: &Session) -> Result<ToolResult, String> {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
         // Located again: what was inside when the call was built may lead
         // outside now.
-        let located = match session.sandbox().locate(&dir.to_string_lossy()) {
+        let located = match workspace.sandbox().locate(&dir.to_string_lossy()) {
             Ok(located) => located,
-            Err(e) => return Ok(ToolResult::failure(e.code(), e.to_string(), &e.to_string())),
-        };
-        let meta = match stat(session.faults(), &located) {
-            Ok(meta) => meta,
-            Err(e) if is_escape(&e) => {
-                return Ok(ToolResult::from(escaped(shown)));
+            Err(e) => {
+                let message = e.to_string();
+                return Err(Failure::new(e.code(), &message).error_display(&message));
             }
-            Err(e) => return Err(fs_error_message(&e, "stat", shown)),
+        };
+        let meta = match stat(workspace.faults(), &located) {
+            Ok(meta) => meta,
+            Err(e) if is_escape(&e) => return Err(escaped(shown).into()),
+            Err(e) => return Err(ls_failure(&fs_error_message(&e, "stat", shown))),
         };
         if !meta.is_dir() {
-            return Ok(failure(
-                "path_is_not_a_directory",
+            return Err(Failure::new(
+                ToolErrorCode::PathIsNotADirectory,
                 format!("Error: Path is not a directory: {shown}"),
-                "Path is not a directory.",
-            ));
+            )
+            .error_display("Path is not a directory."));
         }
-        let start = match open_start(session.sandbox(), dir).map_err(StartError::into_result) {
+        let start = match open_start(workspace.sandbox(), dir).map_err(StartError::into_failure) {
             Ok(start) => start,
-            Err(Ok(escaped)) => return Ok(escaped),
-            Err(Err(e)) => return Err(fs_error_message(&e, "scandir", shown)),
+            Err(Ok(escaped)) => return Err(escaped),
+            Err(Err(e)) => return Err(ls_failure(&fs_error_message(&e, "scandir", shown))),
         };
         // In the order the directory yields them (Node's `readdir` order,
         // which the stable sort keeps for names that compare equal).
         let listed = Arc::new(start.dir);
         let names = walk::read_dir(&listed, Path::new(""), 1)
-            .map_err(|e| fs_error_message(&e, "scandir", shown))?;
+            .map_err(|e| ls_failure(&fs_error_message(&e, "scandir", shown)))?;
         if names.is_empty() {
-            return Ok(ToolResult {
-                llm_content: format!("Directory {shown} is empty."),
-                display: Display::Text("Directory is empty.".to_owned()),
-                result_file_paths: Vec::new(),
-                error: None,
-            });
+            return Ok(ToolResult::new(
+                format!("Directory {shown} is empty."),
+                Display::Text("Directory is empty.".to_owned()),
+            ));
         }
 
-        let sandbox = session.sandbox();
+        let sandbox = workspace.sandbox();
         let options = self.params.file_filtering_options.as_ref();
         let git = options
             .and_then(|o| o.respect_git_ignore)
@@ -256,7 +219,7 @@ impl ListDirectoryInvocation {
         });
 
         let total = entries.len();
-        let limit = MAX_ENTRY_COUNT.min(session_line_limit(session));
+        let limit = MAX_ENTRY_COUNT.min(session_line_limit(workspace));
         let truncated = total > limit;
         let listing: Vec<String> = entries
             .iter()
@@ -287,35 +250,26 @@ impl ListDirectoryInvocation {
         if truncated {
             display.push_str(" (truncated)");
         }
-        Ok(ToolResult {
-            llm_content: message,
-            display: Display::Text(display),
-            result_file_paths: Vec::new(),
-            error: None,
-        })
+        Ok(ToolResult::new(message, Display::Text(display)))
     }
 }
 
 /// The session's line limit; 0 means none (Qwen's non-positive setting).
-fn session_line_limit(session: &Session) -> usize {
-    match session.config().truncate_lines {
+fn session_line_limit(workspace: &Workspace) -> usize {
+    match workspace.config().truncate_lines {
         0 => usize::MAX,
         n => n,
     }
 }
 
-/// Qwen's `errorResult`: the model and the error see the same text, a
-/// person a short one.
-fn failure(code: &'static str, message: String, display: &str) -> ToolResult {
-    ToolResult {
-        display: Display::Text(format!("Error: {display}")),
-        error: Some(ToolFailure {
-            code,
-            message: message.clone(),
-        }),
-        llm_content: message,
-        result_file_paths: Vec::new(),
-    }
+/// Qwen's `errorResult` for a listing that failed: the model and the error
+/// see the same text, a person a short one.
+fn ls_failure(reason: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::LsExecutionError,
+        format!("Error listing directory: {reason}"),
+    )
+    .error_display("Failed to list directory.")
 }
 
 /// `shouldIgnore`'s glob: `*` any run of characters, `?` one character,
@@ -355,6 +309,7 @@ fn glob_matches(pattern: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::Declared;
 
     #[test]
     fn globs_match_whole_names() {
@@ -369,9 +324,9 @@ mod tests {
 
     #[test]
     fn declaration_parses() {
-        let tool = ListDirectoryTool::new();
+        let tool = Declared::<ListDirectoryTool>::default();
         assert_eq!(
-            tool.declaration.schema["required"],
+            tool.declaration().schema["required"],
             serde_json::json!(["path"])
         );
     }

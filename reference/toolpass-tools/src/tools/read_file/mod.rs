@@ -44,15 +44,16 @@ use super::node::{
     self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
 };
 use super::path_arg::{resolve_in_sandbox, unescape_path};
+use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
 use crate::located::Located;
 use crate::prior_read::escaped;
 use crate::read_cache::{CacheState, ReadKind};
-use crate::result::{Display, ToolFailure, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
-use crate::session::Session;
-use crate::tool::{BuildError, Declaration, DeclarativeTool, Invocation};
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
 
 /// The tool's name.
 pub const NAME: &str = "read_file";
@@ -67,41 +68,27 @@ const PDF_PAGED_TEXT_MAX_MB: f64 = 512.0;
 const SVG_MAX_BYTES: u64 = 1024 * 1024;
 
 /// The `read_file` tool.
+#[derive(Debug)]
 pub struct ReadFileTool {
-    declaration: Declaration,
     pdf: Arc<PdfTools>,
 }
 
 impl ReadFileTool {
-    /// The tool with Qwen's declaration, using `pdftotext` and `pdfinfo`
-    /// from `PATH` for PDFs.
-    ///
-    /// # Panics
-    /// Never: the embedded declaration is checked by a test.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::with_pdf_programs("pdftotext", "pdfinfo")
-    }
-
-    /// The tool with other PDF programs, for tests.
+    /// The tool with other PDF programs than `pdftotext` and `pdfinfo`
+    /// from `PATH`, for tests.
     #[doc(hidden)]
     #[must_use]
     pub fn with_pdf_programs(pdftotext: &str, pdfinfo: &str) -> Self {
-        let declaration = Declaration::qwen(
-            NAME,
-            Kind::Read,
-            include_str!("../declarations/read_file.json"),
-        );
         ReadFileTool {
-            declaration,
             pdf: Arc::new(PdfTools::new(pdftotext, pdfinfo)),
         }
     }
 }
 
 impl Default for ReadFileTool {
+    /// The tool using `pdftotext` and `pdfinfo` from `PATH` for PDFs.
     fn default() -> Self {
-        Self::new()
+        Self::with_pdf_programs("pdftotext", "pdfinfo")
     }
 }
 
@@ -138,16 +125,15 @@ fn to_count(value: f64) -> usize {
 }
 
 impl DeclarativeTool for ReadFileTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Read;
+    const DECLARATION: &'static str = include_str!("../declarations/read_file.json");
     type Params = ReadFileParams;
-
-    fn declaration(&self) -> &Declaration {
-        &self.declaration
-    }
 
     fn validate_values(
         &self,
         params: &mut ReadFileParams,
-        session: &Session,
+        workspace: &Workspace,
     ) -> Result<(), BuildError> {
         let file_path = unescape_path(params.file_path.trim());
         params.file_path.clone_from(&file_path);
@@ -161,7 +147,7 @@ impl DeclarativeTool for ReadFileTool {
                 "File path must be absolute, but was relative: {file_path}. You must provide an absolute path."
             )));
         }
-        params.resolved = resolve_in_sandbox(session, &file_path)?;
+        params.resolved = resolve_in_sandbox(workspace, &file_path)?;
         params.pages = params
             .pages
             .as_deref()
@@ -185,7 +171,7 @@ impl DeclarativeTool for ReadFileTool {
         if let Some(pages) = &params.pages {
             check_pages(pages).map_err(BuildError::invalid)?;
         }
-        let ignore = QwenIgnore::load(session.sandbox());
+        let ignore = QwenIgnore::load(workspace.sandbox());
         if let Some(file) = ignore.ignored_by(&params.resolved, false) {
             return Err(BuildError::invalid(format!(
                 "File path '{file_path}' is ignored by {file} pattern(s)."
@@ -194,11 +180,15 @@ impl DeclarativeTool for ReadFileTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: ReadFileParams, session: &Session) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: ReadFileParams,
+        workspace: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(ReadFileInvocation {
             params,
             pdf: Arc::clone(&self.pdf),
-            root: session.sandbox().root().to_string_lossy().into_owned(),
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
         })
     }
 
@@ -244,12 +234,7 @@ enum Outcome {
         cacheable: bool,
     },
     /// A failure with Qwen's three texts.
-    Failed {
-        code: &'static str,
-        llm_content: String,
-        display: String,
-        message: String,
-    },
+    Failed(Failure),
 }
 
 impl Outcome {
@@ -263,23 +248,12 @@ impl Outcome {
         }
     }
 
-    fn failed(code: &'static str, llm_content: String, display: String, message: String) -> Self {
-        Outcome::Failed {
-            code,
-            llm_content,
-            display,
-            message,
-        }
-    }
-
-    /// Qwen's catch-all: one text for the model, the person and the error.
-    fn read_failure(shown: &str, message: &str) -> Self {
-        let text = format!("Error reading file {shown}: {message}");
-        Outcome::failed("read_content_failure", text.clone(), text.clone(), text)
-    }
-
     fn too_large(llm_content: String, message: String) -> Self {
-        Outcome::failed("file_too_large", llm_content.clone(), llm_content, message)
+        Outcome::Failed(
+            Failure::new(ToolErrorCode::FileTooLarge, message)
+                .llm_content(llm_content.clone())
+                .display(llm_content),
+        )
     }
 }
 
@@ -302,9 +276,9 @@ impl Invocation for ReadFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, session: &Session) -> ToolResult {
+    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
         let p = &self.params;
-        let root = session.sandbox().root().to_string_lossy().into_owned();
+        let root = workspace.sandbox().root().to_string_lossy().into_owned();
         // Qwen's relativePathForDisplay: the path as given, relative to the
         // root.
         let shown = node::relative(&root, &p.file_path);
@@ -312,52 +286,52 @@ impl Invocation for ReadFileInvocation {
         let path = p.resolved.as_path();
         // Located again: the call may run long after it was built, and what
         // was inside then may lead outside now.
-        let target = match session.sandbox().locate(&path.to_string_lossy()) {
-            Ok(target) => target,
-            Err(_) => return ToolResult::from(escaped(&shown)),
-        };
+        let target = workspace
+            .sandbox()
+            .locate(&path.to_string_lossy())
+            .map_err(|_| escaped(&shown))?;
 
-        let meta = match stat(session.faults(), &target) {
+        let meta = match stat(workspace.faults(), &target) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return into_result(Outcome::failed(
-                    "file_not_found",
-                    "Could not read file because no file was found at the specified path."
-                        .to_owned(),
-                    "File not found.".to_owned(),
+                return Err(Failure::new(
+                    ToolErrorCode::FileNotFound,
                     format!("File not found: {}", p.file_path),
-                ));
+                )
+                .llm_content("Could not read file because no file was found at the specified path.")
+                .display("File not found."));
             }
-            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
+            Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => {
-                return into_result(Outcome::read_failure(
+                return Err(read_failure(
                     &shown,
                     &fs_error_message(&e, "stat", &p.file_path),
                 ));
             }
         };
-        if full_request && unchanged_since_full_read(session, &meta) {
+        if full_request && unchanged_since_full_read(workspace, &meta) {
             let relative = shorten_path(&make_relative(&normalize(&p.file_path), &root));
-            return ToolResult {
-                llm_content: format!(
+            return Ok(ToolResult::new(
+                format!(
                     "[File {relative} unchanged since last read in this session \u{2014} the full content was provided earlier in this conversation. If you cannot retrieve that prior content (e.g. after context compaction) or you suspect the file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit offset/limit to fetch current content.]"
                 ),
-                display: Display::Text(format!("Unchanged: {relative}")),
-                result_file_paths: Vec::new(),
-                error: None,
-            };
+                Display::Text(format!("Unchanged: {relative}")),
+            ));
         }
         if meta.is_dir() {
-            return into_result(directory_failure(&p.file_path));
+            return Err(directory_failure(&p.file_path));
         }
         if !meta.is_file() {
-            return into_result(special_file_failure(&p.file_path));
+            return Err(special_file_failure(&p.file_path));
         }
-        let (outcome, read_meta) = match self.read(session, &target, &shown) {
+        let (outcome, read_meta) = match self.read(workspace, &target, &shown) {
             Ok(pair) => pair,
-            Err(e) if is_escape(&e) => return ToolResult::from(escaped(&shown)),
+            Err(e) if is_escape(&e) => return Err(escaped(&shown).into()),
             Err(e) => (
-                Outcome::read_failure(&shown, &fs_error_message(&e, "open", &p.file_path)),
+                Outcome::Failed(read_failure(
+                    &shown,
+                    &fs_error_message(&e, "open", &p.file_path),
+                )),
                 None,
             ),
         };
@@ -370,7 +344,7 @@ impl Invocation for ReadFileInvocation {
             Some(read_meta),
         ) = (&outcome, &read_meta)
         {
-            session.read_cache().record_read(
+            workspace.read_cache().record_read(
                 path,
                 read_meta,
                 ReadKind {
@@ -379,14 +353,14 @@ impl Invocation for ReadFileInvocation {
                 },
             );
         }
-        into_result(outcome)
+        outcome.into_result()
     }
 }
 
 /// The `file_unchanged` fast path's condition: the cache saw the whole
 /// file as text at this fingerprint, after the last write by a tool.
-fn unchanged_since_full_read(session: &Session, meta: &Metadata) -> bool {
-    let cache = session.read_cache();
+fn unchanged_since_full_read(workspace: &Workspace, meta: &Metadata) -> bool {
+    let cache = workspace.read_cache();
     match cache.check(meta) {
         CacheState::Fresh(entry) => {
             entry.last_read_was_full
@@ -400,25 +374,31 @@ fn unchanged_since_full_read(session: &Session, meta: &Metadata) -> bool {
     }
 }
 
-fn directory_failure(file_path: &str) -> Outcome {
-    Outcome::failed(
-        "target_is_directory",
-        "Could not read file because the provided path is a directory, not a file.".to_owned(),
-        "Path is a directory.".to_owned(),
-        format!("Path is a directory, not a file: {file_path}"),
-    )
+/// Qwen's catch-all: one text for the model, the person and the error.
+fn read_failure(shown: &str, message: &str) -> Failure {
+    let text = format!("Error reading file {shown}: {message}");
+    Failure::new(ToolErrorCode::ReadContentFailure, text)
 }
 
-fn special_file_failure(file_path: &str) -> Outcome {
-    Outcome::failed(
-        "read_content_failure",
-        format!(
-            "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
-            basename(file_path)
-        ),
-        "Not a regular file.".to_owned(),
+fn directory_failure(file_path: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::TargetIsDirectory,
+        format!("Path is a directory, not a file: {file_path}"),
+    )
+    .llm_content("Could not read file because the provided path is a directory, not a file.")
+    .display("Path is a directory.")
+}
+
+fn special_file_failure(file_path: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::ReadContentFailure,
         format!("Not a regular file: {file_path}"),
     )
+    .llm_content(format!(
+        "Cannot read file: {} is not a regular file (e.g. device, socket, or pipe).",
+        basename(file_path)
+    ))
+    .display("Not a regular file.")
 }
 
 impl ReadFileInvocation {
@@ -426,7 +406,7 @@ impl ReadFileInvocation {
     /// descriptor the bytes came from (recorded on success).
     fn read(
         &self,
-        session: &Session,
+        workspace: &Workspace,
         target: &Located,
         shown: &str,
     ) -> io::Result<(Outcome, Option<Metadata>)> {
@@ -434,22 +414,22 @@ impl ReadFileInvocation {
         let mut file = target.open_read()?;
         let meta = file.metadata()?;
         if meta.is_dir() {
-            return Ok((directory_failure(&p.file_path), None));
+            return Ok((Outcome::Failed(directory_failure(&p.file_path)), None));
         }
         if !meta.is_file() {
-            return Ok((special_file_failure(&p.file_path), None));
+            return Ok((Outcome::Failed(special_file_failure(&p.file_path)), None));
         }
         let mut head = Vec::with_capacity(SNIFF_LEN);
         (&mut file).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
         let kind = file_type::detect(&p.file_path, &head, meta.len());
-        let outcome = self.read_kind(session, kind, shown, head, file, &meta)?;
+        let outcome = self.read_kind(workspace, kind, shown, head, file, &meta)?;
         Ok((outcome, Some(meta)))
     }
 
     /// `processSingleFileContent` from the file type on.
     fn read_kind(
         &self,
-        session: &Session,
+        workspace: &Workspace,
         kind: FileType,
         shown: &str,
         head: Vec<u8>,
@@ -536,30 +516,32 @@ impl ReadFileInvocation {
                         truncated: r.is_truncated,
                         cacheable: false,
                     },
-                    Err(msg) => Outcome::failed(
-                        "read_content_failure",
-                        format!("Error parsing notebook {shown}: {msg}"),
-                        format!("Error reading notebook: {shown}"),
-                        format!("Error parsing notebook {}: {msg}", p.file_path),
+                    Err(msg) => Outcome::Failed(
+                        Failure::new(
+                            ToolErrorCode::ReadContentFailure,
+                            format!("Error parsing notebook {}: {msg}", p.file_path),
+                        )
+                        .llm_content(format!("Error parsing notebook {shown}: {msg}"))
+                        .display(format!("Error reading notebook: {shown}")),
                     ),
                 })
             }
             FileType::Pdf => Ok(self.read_pdf(&file, shown, name)),
-            _ => self.read_text(session, shown, head, file, meta),
+            _ => self.read_text(workspace, shown, head, file, meta),
         }
     }
 
     /// The text case.
     fn read_text(
         &self,
-        session: &Session,
+        workspace: &Workspace,
         shown: &str,
         head: Vec<u8>,
         mut file: File,
         meta: &Metadata,
     ) -> io::Result<Outcome> {
         let p = &self.params;
-        let config = session.config();
+        let config = workspace.config();
         let budget = Budget {
             offset: p.offset().unwrap_or(0),
             lines: match (p.limit(), config.truncate_lines) {
@@ -578,7 +560,7 @@ impl ReadFileInvocation {
         } else {
             match text::read_large_utf8(Cursor::new(head).chain(file), budget)? {
                 Ok(range) => range,
-                Err(e) => return Ok(Outcome::read_failure(shown, &e.0)),
+                Err(e) => return Ok(Outcome::Failed(read_failure(shown, &e.0))),
             }
         };
         let view = text::show(&range, budget, shown);
@@ -606,46 +588,36 @@ impl ReadFileInvocation {
         let p = &self.params;
         let shown = &p.file_path;
         if p.pages.is_none() && size_mb > PDF_FULL_TEXT_MAX_MB {
-            return Some(Outcome::failed(
-                "file_too_large",
-                format!(
+            return Some(Outcome::Failed(Failure::new(ToolErrorCode::FileTooLarge, format!("PDF exceeds extraction size limit: {shown} ({size_mb:.2}MB)")).llm_content(format!(
                     "PDF file is too large for full text extraction: {size_mb:.2}MB exceeds the 100MB limit. Use the 'pages' parameter to read a narrower range, or split the document into smaller files before retrying."
-                ),
-                format!("PDF file too large ({size_mb:.2}MB > 100MB)."),
-                format!("PDF exceeds extraction size limit: {shown} ({size_mb:.2}MB)"),
-            ));
+                )).display(format!("PDF file too large ({size_mb:.2}MB > 100MB)."))));
         }
         if p.pages.is_some() && size_mb > PDF_PAGED_TEXT_MAX_MB {
-            return Some(Outcome::failed(
-                "file_too_large",
-                format!(
+            return Some(Outcome::Failed(Failure::new(ToolErrorCode::FileTooLarge, format!("PDF exceeds page-range extraction size limit: {shown} ({size_mb:.2}MB)")).llm_content(format!(
                     "PDF file is too large for page-range text extraction: {size_mb:.2}MB exceeds the 512MB limit. Split the document into smaller files before retrying."
-                ),
-                format!("PDF file too large ({size_mb:.2}MB > 512MB)."),
-                format!("PDF exceeds page-range extraction size limit: {shown} ({size_mb:.2}MB)"),
-            ));
+                )).display(format!("PDF file too large ({size_mb:.2}MB > 512MB)."))));
         }
         if p.pages.is_none() {
             let (required, effective, had_info) =
                 pdf::requires_range(self.pdf.page_count(file), size);
             if required {
                 if !self.pdf.text_available() {
-                    return Some(Outcome::failed(
-                        "read_content_failure",
-                        format!(
+                    return Some(Outcome::Failed(
+                        Failure::new(
+                            ToolErrorCode::ReadContentFailure,
+                            pdf::UNAVAILABLE.to_owned(),
+                        )
+                        .llm_content(format!(
                             "[Cannot extract text from PDF: \"{name}\". {}]",
                             pdf::UNAVAILABLE
-                        ),
-                        format!("Failed to read pdf: {rel}"),
-                        pdf::UNAVAILABLE.to_owned(),
+                        ))
+                        .display(format!("Failed to read pdf: {rel}")),
                     ));
                 }
                 let guidance = pdf::large_pdf_guidance(name, effective, had_info);
-                return Some(Outcome::failed(
-                    "file_too_large",
-                    guidance.clone(),
-                    format!("PDF requires page range: {rel}"),
-                    guidance,
+                return Some(Outcome::Failed(
+                    Failure::new(ToolErrorCode::FileTooLarge, guidance)
+                        .display(format!("PDF requires page range: {rel}")),
                 ));
             }
         }
@@ -668,19 +640,19 @@ impl ReadFileInvocation {
                     return Outcome::notice(text, format!("Read pdf as text{label}: {shown}"));
                 }
                 let guidance = pdf::text_too_large_guidance(name, tokens, p.pages.as_deref());
-                Outcome::failed(
-                    "file_too_large",
-                    guidance.clone(),
-                    format!("PDF text too large: {shown}"),
-                    guidance,
+                Outcome::Failed(
+                    Failure::new(ToolErrorCode::FileTooLarge, guidance)
+                        .display(format!("PDF text too large: {shown}")),
                 )
             }
-            Err(error) => Outcome::failed(
-                "read_content_failure",
-                format!("[Cannot extract text from PDF: \"{name}\". {error}]"),
-                format!("Failed to read pdf: {shown}"),
-                error,
-            ),
+            Err(error) => {
+                let llm_content = format!("[Cannot extract text from PDF: \"{name}\". {error}]");
+                Outcome::Failed(
+                    Failure::new(ToolErrorCode::ReadContentFailure, error)
+                        .llm_content(llm_content)
+                        .display(format!("Failed to read pdf: {shown}")),
+                )
+            }
         }
     }
 }
@@ -705,31 +677,43 @@ fn decode_failure(shown: &str, kind: &TextErrorKind, message: &str) -> Outcome {
     if matches!(kind, TextErrorKind::Binary { .. }) {
         return binary_notice(shown);
     }
-    Outcome::read_failure(shown, &format!("failed to decode file: {message}"))
+    Outcome::Failed(read_failure(
+        shown,
+        &format!("failed to decode file: {message}"),
+    ))
 }
 
-fn into_result(outcome: Outcome) -> ToolResult {
-    match outcome {
-        Outcome::Read {
-            llm_content,
-            display,
-            ..
-        } => ToolResult {
-            llm_content,
-            display: Display::Text(display),
-            result_file_paths: Vec::new(),
-            error: None,
-        },
-        Outcome::Failed {
-            code,
-            llm_content,
-            display,
-            message,
-        } => ToolResult {
-            llm_content,
-            display: Display::Text(display),
-            result_file_paths: Vec::new(),
-            error: Some(ToolFailure { code, message }),
-        },
+impl Outcome {
+    /// What the call returns.
+    fn into_result(self) -> Result<ToolResult, Failure> {
+        match self {
+            Outcome::Read {
+                llm_content,
+                display,
+                ..
+            } => Ok(ToolResult::new(llm_content, Display::Text(display))),
+            Outcome::Failed(failure) => Err(failure),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::{Declared, Tool};
+
+    #[test]
+    fn declaration_parses_and_matches_qwens_schema() {
+        let tool = Declared::<ReadFileTool>::default();
+        assert_eq!(tool.name(), NAME);
+        assert_eq!(
+            tool.declaration().schema["required"],
+            serde_json::json!(["file_path"])
+        );
+        // Qwen lets the model send `pages: null` for a notebook.
+        assert_eq!(
+            tool.declaration().schema["properties"]["pages"]["type"],
+            serde_json::json!(["string", "null"])
+        );
     }
 }

@@ -16,11 +16,12 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::errno::{fs_error_message, node_errno};
 use crate::prior_read::escaped;
-use crate::sandbox::{PATH_NOT_IN_WORKSPACE, PathErrorKind, is_escape};
-use crate::session::Session;
+use crate::sandbox::{PathErrorKind, is_escape};
 use crate::tool::BuildError;
+use crate::workspace::Workspace;
 
-use super::super::path_arg::unescape_path;
+use super::path_arg::unescape_path;
+use crate::error_code::ToolErrorCode;
 
 /// A validated directory to search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,20 +41,20 @@ pub struct SearchDir {
 /// `invalid_tool_params` with Qwen's message for a path that does not
 /// exist or is not a directory; `path_not_in_workspace` for one outside the
 /// session root.
-pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, BuildError> {
-    let root = session.sandbox().root();
+pub fn resolve_dir(raw: Option<&str>, workspace: &Workspace) -> Result<SearchDir, BuildError> {
+    let root = workspace.sandbox().root();
     let Some(arg) = raw
         .filter(|r| !r.is_empty())
         .map(|r| unescape_path(r.trim()))
     else {
-        return Ok(root_dir(root));
+        return Ok(SearchDir::root(root));
     };
     if arg.is_empty() {
         // Qwen resolves "" to the root, then treats the falsy path as absent.
-        return Ok(root_dir(root));
+        return Ok(SearchDir::root(root));
     }
     let outside = |message: String| BuildError {
-        code: PATH_NOT_IN_WORKSPACE,
+        code: ToolErrorCode::PathNotInWorkspace,
         message,
     };
     if arg == "~" || arg.starts_with("~/") {
@@ -68,7 +69,7 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
             "Path {arg} resolves outside the workspace; only paths inside the session root are allowed."
         )));
     }
-    let located = match session.sandbox().locate(&arg) {
+    let located = match workspace.sandbox().locate(&arg) {
         Ok(located) => Some(located),
         Err(e) => match e.kind() {
             PathErrorKind::OutsideWorkspace => return Err(outside(e.to_string())),
@@ -77,8 +78,8 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
                     "ELOOP: too many symbolic links encountered, stat '{shown_abs}'"
                 )));
             }
-            // Anything else is reported by the stat below, as Qwen reports it.
-            _ => None,
+            // Reported by the stat below, as Qwen reports it.
+            PathErrorKind::Io(_) => None,
         },
     };
     // Beneath the root's handle; only a path the sandbox could not resolve
@@ -103,10 +104,14 @@ pub fn resolve_dir(raw: Option<&str>, session: &Session) -> Result<SearchDir, Bu
     }
 }
 
-fn root_dir(root: &Path) -> SearchDir {
-    SearchDir {
-        shown: None,
-        path: root.to_path_buf(),
+impl SearchDir {
+    /// The workspace root, the directory searched when no `path` is given.
+    #[must_use]
+    pub fn root(root: &Path) -> Self {
+        SearchDir {
+            shown: None,
+            path: root.to_path_buf(),
+        }
     }
 }
 

@@ -1,0 +1,36 @@
+//! A session's settings, and the defaults they take from Qwen Code.
+
+/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`.
+pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
+/// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
+pub const DEFAULT_TRUNCATE_LINES: usize = 1_000;
+
+/// The largest file `edit` and `write_file` read or write whole: 64 MiB.
+/// Beyond Qwen (which has no cap and holds a file several times over while
+/// editing it), so one call cannot exhaust the server's memory.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Per-session settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Characters above which a result is truncated.
+    pub truncate_threshold: usize,
+    /// Lines above which a result is truncated.
+    pub truncate_lines: usize,
+    /// Tools that must not be registered.
+    pub disabled_tools: Vec<String>,
+    /// The largest file `edit` and `write_file` read or write
+    /// (`file_too_large` above it).
+    pub max_file_bytes: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            truncate_threshold: DEFAULT_TRUNCATE_THRESHOLD,
+            truncate_lines: DEFAULT_TRUNCATE_LINES,
+            disabled_tools: Vec::new(),
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
