@@ -69,18 +69,16 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
 }
 
 /// A failure Outcome with `code`, which the tool layer takes from the
-/// canonical vocabulary; a code the vocabulary lacks still reaches the wire
-/// as written rather than being replaced by a vaguer one.
+/// canonical vocabulary. The wire allows no other code, so one the
+/// vocabulary lacked (a bug of the tool layer, which debug builds and the
+/// scenario suite catch) would be sent as `unknown` and logged.
 pub(crate) fn error_outcome(code: &str, llm_content: String, message: String) -> Outcome {
-    let mut outcome = Outcome::error(
-        ErrorCode::parse(code).unwrap_or(ErrorCode::ExecutionFailed),
-        llm_content,
-    )
-    .with_error_message(message);
-    if let Some(error) = &mut outcome.meta.toolpass.error {
-        code.clone_into(&mut error.code);
-    }
-    outcome
+    let canonical = ErrorCode::parse(code).unwrap_or_else(|| {
+        debug_assert!(false, "{}", ErrorCode::refusal(code));
+        tracing::error!("{}", ErrorCode::refusal(code));
+        ErrorCode::Unknown
+    });
+    Outcome::error(canonical, llm_content).with_error_message(message)
 }
 
 /// The session settings the tool layer takes from the wire's config.
