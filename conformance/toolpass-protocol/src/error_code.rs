@@ -73,8 +73,8 @@ closed_vocabulary! {
         EditNoChange => "edit_no_change",
         /// A model-side check judged that the edit changes nothing.
         EditNoChangeLlmJudgement => "edit_no_change_llm_judgement",
-        /// The file was not fully read as text in this session before a
-        /// mutation (or cannot be mutated as text at all).
+        /// The file was not read as text in this session before a mutation
+        /// (or cannot be mutated as text at all).
         EditRequiresPriorRead => "edit_requires_prior_read",
         /// The file changed on disk since it was last read.
         FileChangedSinceRead => "file_changed_since_read",

@@ -84,7 +84,7 @@ fn every_code_has_a_one_line_description() {
     }
     assert_eq!(
         ErrorCode::EditRequiresPriorRead.description(),
-        "The file was not fully read as text in this session before a mutation (or cannot be \
+        "The file was not read as text in this session before a mutation (or cannot be \
          mutated as text at all)."
     );
 }
