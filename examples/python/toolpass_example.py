@@ -126,6 +126,7 @@ def atomic_write(session, real, text, expected):
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+            written = fingerprint(os.fstat(f.fileno()))  # what the rename puts in place
         os.chmod(temp, mode)
         if expected and fingerprint(os.stat(real)) != expected:
             raise ToolError("file_changed_since_read", f"File {real} changed meanwhile; re-read it.")
@@ -133,7 +134,7 @@ def atomic_write(session, real, text, expected):
     except BaseException:
         os.unlink(temp)
         raise
-    session.reads[real] = (fingerprint(os.stat(real)), True)  # the model knows what it wrote
+    session.reads[real] = (written, True)  # the model knows what it wrote
 
 def read_file(session, args):
     shown = argument(args, "file_path")
@@ -274,22 +275,33 @@ def handle(method, params):
             return outcome(f"{type(e).__name__}: {e}", code)
     raise RpcError(-32601, f"method not found: {method}")
 
+def answer(line):
+    """The reply to one line: a result, a JSON-RPC error, or None for a notification."""
+    try:
+        message = json.loads(line)
+    except ValueError as e:
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"parse error: {e}"}}
+    if not isinstance(message, dict):
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "not a message object"}}
+    if "id" not in message:
+        return None  # a notification (notifications/initialized): no answer
+    params = message.get("params") or {}
+    try:
+        if not isinstance(params, dict):
+            raise RpcError(-32602, "params must be an object")
+        return {"jsonrpc": "2.0", "id": message["id"], "result": handle(message.get("method"), params)}
+    except RpcError as e:
+        error = {"code": e.args[0], "message": e.args[1]}
+    except Exception as e:  # a bug here must not end the process: report it, serve the next line
+        error = {"code": -32603, "message": f"internal error: {type(e).__name__}: {e}"}
+    return {"jsonrpc": "2.0", "id": message["id"], "error": error}
+
 def main():
     for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError as e:
-            reply = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"parse error: {e}"}}
-        else:
-            if "id" not in message:
-                continue  # a notification (notifications/initialized): no answer
-            reply = {"jsonrpc": "2.0", "id": message["id"]}
-            try:
-                reply["result"] = handle(message.get("method"), message.get("params") or {})
-            except RpcError as e:
-                reply["error"] = {"code": e.args[0], "message": e.args[1]}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+        reply = answer(line)
+        if reply is not None:
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
 
 if __name__ == "__main__":
     main()
