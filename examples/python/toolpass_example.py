@@ -9,8 +9,8 @@ import fnmatch, itertools, json, os, re, stat, sys, tempfile
 # Only what is implemented: the runner skips scenarios needing anything else
 # (faults, confirmation, spill files) instead of failing them.
 FEATURES = ["sessions", "prior_read"]
-CONFIG_KEYS = {"truncateToolOutputThreshold", "truncateToolOutputLines", "toolOutputBatchBudget",
-               "approvalMode", "disabledTools", "mcpServers", "env"}
+# The session config it honours; any other key is refused, not ignored.
+CONFIG_KEYS = {"truncateToolOutputLines"}
 UMASK = os.umask(0o022)
 os.umask(UMASK)
 
@@ -251,8 +251,8 @@ def handle(method, params):
         root, config = params.get("root"), params.get("config") or {}
         if not isinstance(root, str) or not os.path.isabs(root) or not os.path.isdir(root):
             raise RpcError(-32602, f"root {root!r} is not an absolute path to a directory")
-        if set(config) - CONFIG_KEYS:  # a key ignored silently would fake a pass
-            raise RpcError(-32602, f"unknown config keys: {sorted(set(config) - CONFIG_KEYS)}")
+        if set(config) - CONFIG_KEYS:  # a setting ignored silently would fake a pass
+            raise RpcError(-32602, f"config keys not supported: {sorted(set(config) - CONFIG_KEYS)}")
         session_id = f"s{next(SESSION_IDS)}"
         sessions[session_id] = Session(root, config)
         return {"sessionId": session_id}
