@@ -23,7 +23,8 @@ def tool(name, description, required, **optional):
 TOOLS = [  # Qwen Code's names and arguments, which the scenarios call
     tool("read_file", "Reads a file; offset (0-based line) and limit page it.", ["file_path"],
          offset="integer", limit="integer"),
-    tool("write_file", "Writes a whole file. Read an existing file first.", ["file_path", "content"]),
+    tool("write_file", "Writes a whole file. Read an existing file first.",
+         ["file_path", "content"]),
     tool("edit", "Replaces the exact text old_string with new_string. Read the file first.",
          ["file_path", "old_string", "new_string"], replace_all="boolean"),
     tool("grep_search", "Searches file contents for a regular expression.", ["pattern"],
@@ -102,8 +103,8 @@ def check_prior_read(session, real, shown, verb):
         raise ToolError("target_is_directory", f"{shown} is a directory.")
     seen, was_text = session.reads.get(real, (None, False))
     if seen is None or not stat.S_ISREG(st.st_mode):
-        raise ToolError("edit_requires_prior_read", f"File {shown} has not been read in this session. "
-                        f"Use the read_file tool first {GUIDANCE[verb]} before {verb} it.")
+        raise ToolError("edit_requires_prior_read", f"File {shown} has not been read in this "
+                        f"session. Use the read_file tool first {GUIDANCE[verb]} before {verb} it.")
     if seen != fingerprint(st):
         raise ToolError("file_changed_since_read", f"File {shown} has been modified since you last "
                         f"read it (mtime or size changed). Re-read it before {verb} it.")
@@ -129,7 +130,7 @@ def atomic_write(session, real, text, expected):
             written = fingerprint(os.fstat(f.fileno()))  # what the rename puts in place
         os.chmod(temp, mode)
         if expected and fingerprint(os.stat(real)) != expected:
-            raise ToolError("file_changed_since_read", f"File {real} changed meanwhile; re-read it.")
+            raise ToolError("file_changed_since_read", f"File {real} changed meanwhile; re-read.")
         os.replace(temp, real)
     except BaseException:
         os.unlink(temp)
@@ -150,13 +151,15 @@ def read_file(session, args):
     text, seen = read_text(real)
     session.reads[real] = (seen, text is not None)  # even when only some lines are shown
     if text is None:
-        return outcome(f"Cannot display content of binary file: {os.path.relpath(real, session.root)}")
+        rel = os.path.relpath(real, session.root)
+        return outcome(f"Cannot display content of binary file: {rel}")
     lines = text.split("\n")
     end = min(len(lines), offset + limit)
     body = "\n".join(lines[offset:end])
     if offset == 0 and end == len(lines):
         return outcome(body)
-    return outcome(f"Showing lines {offset + 1}-{end} of {len(lines)} total lines.\n\n---\n\n{body}")
+    header = f"Showing lines {offset + 1}-{end} of {len(lines)} total lines."
+    return outcome(f"{header}\n\n---\n\n{body}")
 
 def write_file(session, args):
     shown, content = argument(args, "file_path"), argument(args, "content")
@@ -178,7 +181,8 @@ def edit(session, args):
         atomic_write(session, real, new, None)
         return outcome(f"Created new file: {shown} with provided content.")
     if not old:
-        raise ToolError("attempt_to_create_existing_file", f"File already exists, cannot create: {shown}")
+        raise ToolError("attempt_to_create_existing_file",
+                        f"File already exists, cannot create: {shown}")
     text, now = read_text(real)
     if text is None or now != seen:  # changed since the check above
         raise ToolError("file_changed_since_read", f"File {shown} changed meanwhile; re-read it.")
@@ -192,7 +196,8 @@ def edit(session, args):
         raise ToolError("edit_expected_occurrence_mismatch", f"Failed to edit. Found {count} "
                         f"occurrences for old_string in {shown} but replace_all was not enabled.")
     if old == new:
-        raise ToolError("edit_no_change", "No changes to apply. The old_string and new_string are identical.")
+        raise ToolError("edit_no_change",
+                        "No changes to apply. The old_string and new_string are identical.")
     atomic_write(session, real, text.replace(old, new), seen)
     return outcome(f"The file: {shown} has been updated.")
 
@@ -215,7 +220,8 @@ def grep_search(session, args):
             if not stat.S_ISREG(os.lstat(path).st_mode):
                 continue  # never a FIFO (it would block) nor a symlink (it may lead out)
             text, seen = read_text(path)
-            found = [(n, line) for n, line in enumerate((text or "").split("\n"), 1) if regex.search(line)]
+            lines = enumerate((text or "").split("\n"), 1)
+            found = [(n, line) for n, line in lines if regex.search(line)]
             if found:
                 hits.append((os.path.relpath(path, base), path, found, seen))
     where = (f'in path "{base}"' if "path" in args else "in the workspace directory") + (
@@ -229,30 +235,35 @@ def grep_search(session, args):
         if shown < limit:  # the model sees part of this file: that counts as a read
             session.reads[path] = (seen, True)
             paths.append(path)
-            text += f"File: {rel}\n" + "".join(f"L{n}: {line.strip()}\n" for n, line in found[:limit - shown])
+            lines = "".join(f"L{n}: {line.strip()}\n" for n, line in found[:limit - shown])
+            text += f"File: {rel}\n{lines}"
             text, shown = text + "---\n", min(limit, shown + len(found))
     text = text + f" [{total - shown} lines truncated] ..." if shown < total else text.rstrip("\n")
     return outcome(text, paths=paths)
 
-HANDLERS = {"read_file": read_file, "write_file": write_file, "edit": edit, "grep_search": grep_search}
+HANDLERS = {"read_file": read_file, "write_file": write_file, "edit": edit,
+            "grep_search": grep_search}
 sessions, SESSION_IDS = {}, itertools.count(1)
 
 def session_of(params):
-    session_id = ((params.get("_meta") or {}).get("toolpass") or {}).get("sessionId", params.get("sessionId"))
+    """The session a request names: `_meta.toolpass.sessionId` of a call, else `sessionId`."""
+    context = (params.get("_meta") or {}).get("toolpass") or {}
+    session_id = context.get("sessionId", params.get("sessionId"))
     if session_id not in sessions:
-        raise RpcError(-32010, f"unknown session {session_id!r}: open one with toolpass/session.open")
+        raise RpcError(-32010, f"unknown session {session_id!r}: open one first")
     return sessions[session_id]
 
 def handle(method, params):
     if method == "initialize":
-        return {"protocolVersion": "toolpass/1", "serverInfo": {"name": "toolpass-python-example",
-                "version": "0.1.0"}, "capabilities": {"tools": {}, "toolpass": {"version": 1, "features": FEATURES}}}
+        return {"protocolVersion": "toolpass/1",
+                "serverInfo": {"name": "toolpass-python-example", "version": "0.1.0"},
+                "capabilities": {"tools": {}, "toolpass": {"version": 1, "features": FEATURES}}}
     if method == "toolpass/session.open":
         root, config = params.get("root"), params.get("config") or {}
         if not isinstance(root, str) or not os.path.isabs(root) or not os.path.isdir(root):
             raise RpcError(-32602, f"root {root!r} is not an absolute path to a directory")
         if set(config) - CONFIG_KEYS:  # a setting ignored silently would fake a pass
-            raise RpcError(-32602, f"config keys not supported: {sorted(set(config) - CONFIG_KEYS)}")
+            raise RpcError(-32602, f"config not supported: {sorted(set(config) - CONFIG_KEYS)}")
         session_id = f"s{next(SESSION_IDS)}"
         sessions[session_id] = Session(root, config)
         return {"sessionId": session_id}
@@ -280,21 +291,24 @@ def answer(line):
     try:
         message = json.loads(line)
     except ValueError as e:
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"parse error: {e}"}}
+        return rpc_error(None, -32700, f"parse error: {e}")
     if not isinstance(message, dict):
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "not a message object"}}
+        return rpc_error(None, -32600, "not a message object")
     if "id" not in message:
         return None  # a notification (notifications/initialized): no answer
     params = message.get("params") or {}
     try:
         if not isinstance(params, dict):
             raise RpcError(-32602, "params must be an object")
-        return {"jsonrpc": "2.0", "id": message["id"], "result": handle(message.get("method"), params)}
+        return {"jsonrpc": "2.0", "id": message["id"],
+                "result": handle(message.get("method"), params)}
     except RpcError as e:
-        error = {"code": e.args[0], "message": e.args[1]}
+        return rpc_error(message["id"], *e.args)
     except Exception as e:  # a bug here must not end the process: report it, serve the next line
-        error = {"code": -32603, "message": f"internal error: {type(e).__name__}: {e}"}
-    return {"jsonrpc": "2.0", "id": message["id"], "error": error}
+        return rpc_error(message["id"], -32603, f"internal error: {type(e).__name__}: {e}")
+
+def rpc_error(request_id, code, text):
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}}
 
 def main():
     for line in sys.stdin:
