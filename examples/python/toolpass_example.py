@@ -11,6 +11,8 @@ import fnmatch, itertools, json, os, re, stat, sys, tempfile
 FEATURES = ["sessions", "prior_read"]
 # The session config it honours; any other key is refused, not ignored.
 CONFIG_KEYS = {"truncateToolOutputLines"}
+# The umask can only be read by setting it: a new file gets 0o666 & ~UMASK, as
+# open(2) would give it, although it is written through a 0600 temporary file.
 UMASK = os.umask(0o022)
 os.umask(UMASK)
 
@@ -210,22 +212,25 @@ def grep_search(session, args):
     # A relative path is relative to the root (joining an absolute one keeps it).
     base = locate(session, os.path.join(session.root, argument(args, "path", default=".")))
     limit = argument(args, "limit", int, session.max_lines, minimum=1)
+    glob = argument(args, "glob", default="*")
     if not os.path.isdir(base):
         raise ToolError("invalid_tool_params", f"Path does not exist or is not a directory: {base}")
     hits = []
     for directory, subdirs, files in os.walk(base):
         subdirs[:] = [d for d in subdirs if d not in (".git", "node_modules")]
-        for path in (os.path.join(directory, name) for name in files
-                     if fnmatch.fnmatch(name, args.get("glob", "*"))):
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue  # never a FIFO (it would block) nor a symlink (it may lead out)
-            text, seen = read_text(path)
+        for path in (os.path.join(directory, name) for name in fnmatch.filter(files, glob)):
+            try:
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue  # never a FIFO (it would block) nor a symlink (it may lead out)
+                text, seen = read_text(path)
+            except OSError:
+                continue  # unreadable, or gone since the walk listed it
             lines = enumerate((text or "").split("\n"), 1)
             found = [(n, line) for n, line in lines if regex.search(line)]
             if found:
                 hits.append((os.path.relpath(path, base), path, found, seen))
     where = (f'in path "{base}"' if "path" in args else "in the workspace directory") + (
-        f' (filter: "{args["glob"]}")' if "glob" in args else "")
+        f' (filter: "{glob}")' if "glob" in args else "")
     if not hits:
         return outcome(f'No matches found for pattern "{pattern}" {where}.')
     hits.sort()
@@ -238,8 +243,10 @@ def grep_search(session, args):
             lines = "".join(f"L{n}: {line.strip()}\n" for n, line in found[:limit - shown])
             text += f"File: {rel}\n{lines}"
             text, shown = text + "---\n", min(limit, shown + len(found))
-    text = text + f" [{total - shown} lines truncated] ..." if shown < total else text.rstrip("\n")
-    return outcome(text, paths=paths)
+    left = total - shown
+    if not left:
+        return outcome(text.rstrip("\n"), paths=paths)
+    return outcome(f"{text} [{left} line{'s' if left > 1 else ''} truncated] ...", paths=paths)
 
 HANDLERS = {"read_file": read_file, "write_file": write_file, "edit": edit,
             "grep_search": grep_search}
