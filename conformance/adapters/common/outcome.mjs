@@ -3,7 +3,27 @@
 // functionResponse the model sees, the `FileDiff` an edit or write shows,
 // and the MCP CallToolResult envelope. Pure, so it is tested without a peer.
 
+import fs from 'node:fs';
+
 import { RpcError } from './framing.mjs';
+
+/**
+ * The canonical error codes, read from the protocol's committed schema
+ * (its `ErrorCode` enum) so the adapters and the runner share one list.
+ */
+export const CANONICAL_CODES = new Set(
+  JSON.parse(fs.readFileSync(new URL('../../toolpass-protocol/schemas/outcome.json', import.meta.url), 'utf8'))
+    .$defs.ErrorCode.enum,
+);
+
+/**
+ * A peer's code as toolpass/1 allows it: unchanged when canonical, else
+ * `unknown` (the wire refuses any other code; the peer's message still says
+ * what happened).
+ */
+export function canonicalCode(code) {
+  return CANONICAL_CODES.has(code) ? code : 'unknown';
+}
 
 /** The text the model sees: the functionResponse's output or error. */
 export function modelText(response) {
@@ -91,8 +111,13 @@ export function success(llmContent, extra = {}) {
   return outcome({ ...extra, status: 'success', llmContent });
 }
 
-/** A failed call: a canonical (or the peer's own) code and the peer's message. */
+/**
+ * A failed call: a canonical code and the peer's message. A code outside the
+ * list is the adapter's bug, so it throws (a JSON-RPC error naming it)
+ * rather than sending what the runner would refuse.
+ */
 export function failure(code, message, llmContent = message) {
+  if (!CANONICAL_CODES.has(code)) throw new Error(`${code} is not a canonical error code`);
   return outcome({ status: 'error', llmContent, error: { code, message } });
 }
 

@@ -5,15 +5,21 @@
 //! (`packages/core/src/tools/tool-error.ts`, as published in
 //! `@qwen-code/qwen-code` 0.24.4), in Qwen's order, so that an adapter for
 //! Qwen passes codes through and other adapters map onto the names Qwen uses
-//! for the same failure. On the wire the code stays a string: an adapter may
-//! pass a peer-specific code that is not listed here.
+//! for the same failure.
+//!
+//! The vocabulary is closed: the committed schema's `code` is an enum of
+//! these strings, and a peer-specific code is refused rather than passed
+//! through, because a scenario can only judge a code it can name. An adapter
+//! maps its peer's own codes onto these (`unknown` when none fits).
+
+use std::borrow::Cow;
 
 use crate::strings::closed_vocabulary;
 
 closed_vocabulary! {
-    /// A canonical tool error code. The wire field is a `String`; use
-    /// [`ErrorCode::parse`] to recognise one and [`ErrorCode::as_str`] to
-    /// write one.
+    /// A canonical tool error code, on the wire its snake_case string
+    /// ([`ErrorCode::as_str`]). Reading any other string fails with
+    /// [`ErrorCode::refusal`]'s words.
     pub enum ErrorCode {
         // General.
         /// The arguments do not match the tool's schema or its own checks.
@@ -67,8 +73,8 @@ closed_vocabulary! {
         EditNoChange => "edit_no_change",
         /// A model-side check judged that the edit changes nothing.
         EditNoChangeLlmJudgement => "edit_no_change_llm_judgement",
-        /// The file was not fully read as text in this session before a
-        /// mutation (or cannot be mutated as text at all).
+        /// The file was not read as text in this session before a mutation
+        /// (or cannot be mutated as text at all).
         EditRequiresPriorRead => "edit_requires_prior_read",
         /// The file changed on disk since it was last read.
         FileChangedSinceRead => "file_changed_since_read",
@@ -137,5 +143,47 @@ closed_vocabulary! {
         SendMessageNotFound => "send_message_not_found",
         /// send_message named an agent that is not running.
         SendMessageNotRunning => "send_message_not_running",
+    }
+}
+
+impl ErrorCode {
+    /// Why `text` is not accepted as a code: it names the text and lists
+    /// every canonical code, so whoever reads it can fix the mapping at once.
+    pub fn refusal(text: &str) -> String {
+        let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        format!(
+            "{text:?} is not a canonical error code; toolpass/1 allows only these (IMPLEMENTING.md \
+             says what each means; map a peer's own code onto the closest, or `unknown`): {}",
+            codes.join(", ")
+        )
+    }
+}
+
+impl serde::Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ErrorCode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ErrorCode, D::Error> {
+        let text = <Cow<'de, str>>::deserialize(deserializer)?;
+        ErrorCode::parse(&text).ok_or_else(|| serde::de::Error::custom(ErrorCode::refusal(&text)))
+    }
+}
+
+impl schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A canonical error code (Qwen Code's ToolErrorType values); \
+                            IMPLEMENTING.md says what each means. No other value is allowed.",
+            "enum": codes,
+        })
     }
 }

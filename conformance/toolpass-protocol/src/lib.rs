@@ -23,9 +23,9 @@
 //! ```
 //!
 //! Deserializing is tolerant where peers legitimately differ (unknown
-//! members, features, tool kinds, error codes and fault points are kept or
-//! ignored) and strict where tolerance would hide a broken test: session
-//! config keys must be known, and a line that is not JSON-RPC is an error
+//! members, features, tool kinds and fault points are kept or ignored) and
+//! strict where tolerance would hide a broken test: session config keys and
+//! error codes must be known, and a line that is not JSON-RPC is an error
 //! carrying the line. No type here uses `serde(untagged)` or `flatten`:
 //! messages are classified by their members, so errors say what is wrong.
 //!

@@ -89,9 +89,9 @@ pub enum Status {
 /// A tool failure: a canonical code and the peer's own message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolError {
-    /// A canonical error code (`edit_no_occurrence_found`, ...), or a
-    /// peer-specific code when none fits.
-    pub code: String,
+    /// A canonical error code (`edit_no_occurrence_found`, ...); a
+    /// peer-specific code is mapped onto one (`unknown` when none fits).
+    pub code: ErrorCode,
     /// The peer's text, passed through.
     pub message: String,
 }
@@ -293,7 +293,7 @@ impl Outcome {
         let llm_message = llm_message.into();
         let mut outcome = Outcome::new(Status::Error, true, llm_message.clone());
         outcome.meta.toolpass.error = Some(ToolError {
-            code: code.as_str().to_owned(),
+            code,
             message: llm_message,
         });
         outcome
@@ -360,13 +360,6 @@ impl Outcome {
     }
 }
 
-impl ToolError {
-    /// The code, when it is a canonical one.
-    pub fn canonical(&self) -> Option<ErrorCode> {
-        ErrorCode::parse(&self.code)
-    }
-}
-
 impl Confirmation {
     /// The question's title.
     pub fn title(&self) -> &str {
@@ -394,7 +387,9 @@ pub struct OutcomeSummary {
     /// `_meta.toolpass.llmContent`; for a plain MCP reply, the text blocks
     /// joined by newlines.
     pub llm_content: String,
-    /// `_meta.toolpass.error.code`, when present.
+    /// `_meta.toolpass.error.code` as sent, when present: kept as text (not
+    /// an [`ErrorCode`]) so that a code outside the canonical list is
+    /// reported by whoever judges it rather than failing the whole reply.
     pub error_code: Option<String>,
     /// `_meta.toolpass.error.message`, when present.
     pub error_message: Option<String>,

@@ -4,8 +4,8 @@
 //! a value this version does not know must still deserialize, or a newer
 //! implementation would be refused for advertising something new. It gets an
 //! `Unknown(String)` variant that keeps the text verbatim. A *closed*
-//! vocabulary ([`crate::ErrorCode`]) only offers `parse -> Option`, because
-//! its wire field stays a `String`.
+//! vocabulary ([`crate::ErrorCode`]) has no such variant: its `parse`
+//! returns an `Option`, and a value outside it is refused on the wire.
 
 /// An open string vocabulary: the listed values plus `Unknown(String)`, with
 /// `as_str`, `parse`, `Display`, `FromStr`, serde as a string and a JSON
@@ -110,18 +110,20 @@ macro_rules! string_serde {
 }
 
 /// A closed string vocabulary: `Copy` variants with `ALL`, `as_str`,
-/// `parse -> Option` and `Display`.
+/// `parse -> Option`, `description` and `Display`. Variants take doc
+/// comments only: they are the descriptions, so the docs, the schema and
+/// IMPLEMENTING.md's list are one text.
 macro_rules! closed_vocabulary {
     (
         $(#[$meta:meta])*
         pub enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
+            $( $(#[doc = $doc:literal])+ $variant:ident => $text:literal, )+
         }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
+            $( $(#[doc = $doc])+ $variant, )+
         }
 
         impl $name {
@@ -142,6 +144,14 @@ macro_rules! closed_vocabulary {
                     $( $text => Some($name::$variant), )+
                     _ => None,
                 }
+            }
+
+            /// What the value means: its doc comment as one line.
+            pub fn description(self) -> String {
+                let lines: &[&str] = match self {
+                    $( $name::$variant => &[$($doc),+], )+
+                };
+                lines.iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ")
             }
         }
 

@@ -275,7 +275,7 @@ impl ExpectedFailures {
     /// The file `--fix` writes for these results: one entry per failing
     /// step (the whole scenario when it stopped early or had no step), with
     /// the message prefix it failed with and the reason and issue of the
-    /// entry it replaces. Pending scenarios are left out: they are not
+    /// entry it replaces, found by key, else by scenario id. Pending scenarios are left out: they are not
     /// scored.
     pub fn fixed(&self, results: &[ScenarioResult]) -> String {
         let old: BTreeMap<String, &Entry> = self.entries.iter().map(|e| (e.key(), e)).collect();
@@ -306,7 +306,14 @@ impl ExpectedFailures {
                 if !written.insert(key.clone()) {
                     continue;
                 }
-                let kept = old.get(&key).or_else(|| old.get(&result.id));
+                // The entry it replaces: the same key, else the whole
+                // scenario's, else one of its steps' (a scenario that now
+                // stops early keeps the reason its failing steps had).
+                let kept = old
+                    .get(&key)
+                    .or_else(|| old.get(&result.id))
+                    .copied()
+                    .or_else(|| self.entries.iter().find(|e| e.id == result.id));
                 let _ = writeln!(out, "- id: {}", quote(&key));
                 let _ = writeln!(out, "  message: {}", quote(&prefix(&message)));
                 for (name, value) in [

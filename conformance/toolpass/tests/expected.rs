@@ -210,6 +210,19 @@ fn fix_writes_one_entry_per_failing_step_keeping_reasons_and_reads_back() {
 }
 
 #[test]
+fn fix_keeps_a_reason_when_a_scenario_turns_from_failing_steps_to_stopping_early() {
+    let old = file("- id: c#1\n  reason: no such tool\n- id: c#2\n  reason: no such tool\n");
+    let mut errored = result("c", Verdict::Error, vec![]);
+    errored.reason = Some("could not open a session".into());
+    let fixed = ExpectedFailures::parse(&old.fixed(&[errored]), Path::new("xfail.yaml")).unwrap();
+    let entry = &fixed.entries[0];
+    assert_eq!(
+        (entry.key().as_str(), entry.reason.as_deref()),
+        ("c", Some("no such tool"))
+    );
+}
+
+#[test]
 fn a_bad_file_is_refused_with_its_position() {
     for (text, wanted) in [
         ("- a\n- a\n", "xfail.yaml:2:3: `a` is listed twice"),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { commonDisplay, envelope, modelText, pickConfig } from '../outcome.mjs';
+import { CANONICAL_CODES, canonicalCode, commonDisplay, envelope, failure, modelText, pickConfig } from '../outcome.mjs';
 
 const part = (response) => ({ responseParts: [{ functionResponse: { response } }] });
 
@@ -46,4 +46,13 @@ test('config keys are picked; an unmappable one is refused with -32602', () => {
     () => pickConfig({ a: 1, z: 2 }, ['a'], 'Peer'),
     (e) => e.code === -32602 && /cannot map onto Peer: z/.test(e.message),
   );
+});
+
+test("the canonical codes come from the protocol schema's enum, and failure() refuses any other", () => {
+  assert.ok(CANONICAL_CODES.has('edit_no_occurrence_found'));
+  assert.ok(CANONICAL_CODES.size >= 50, `only ${CANONICAL_CODES.size} codes read`);
+  assert.equal(canonicalCode('file_not_found'), 'file_not_found');
+  assert.equal(canonicalCode('patch_rejected'), 'unknown');
+  assert.equal(failure('file_not_found', 'gone')._meta.toolpass.error.code, 'file_not_found');
+  assert.throws(() => failure('patch_rejected', 'no'), /patch_rejected is not a canonical error code/);
 });

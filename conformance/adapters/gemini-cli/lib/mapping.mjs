@@ -3,6 +3,7 @@
 // Pure, so it is tested without the peer package.
 
 import { RpcError } from '../../common/framing.mjs';
+import { canonicalCode } from '../../common/outcome.mjs';
 
 /**
  * The `instruction` Gemini's `replace` requires. It only feeds Gemini's
@@ -116,16 +117,23 @@ export function toDescriptor(declaration) {
 /**
  * Gemini's `ToolErrorType` -> toolpass's canonical code. Gemini's values
  * are the canonical strings already (both descend from Gemini CLI's
- * tool-error.ts), except those below; a type with no canonical
- * counterpart is passed on as Gemini's own string.
+ * tool-error.ts), except Gemini's own, mapped below onto the code for the
+ * same failure; a type neither knows is `unknown`, since the wire allows
+ * only canonical codes.
  */
 export const ERROR_CODES = {
+  // A policy rule, a hook or the sandbox refused the call.
   policy_violation: 'execution_denied',
+  stop_execution: 'execution_denied',
+  sandbox_expansion_required: 'execution_denied',
+  web_search_failed: 'web_search_backend_failed',
+  mcp_resource_not_found: 'mcp_tool_error',
+  // read_many_files' file search failed: Qwen has no such tool or code.
+  read_many_files_search_error: 'execution_failed',
 };
 
 export function toErrorCode(errorType) {
-  if (typeof errorType !== 'string' || errorType === '') return 'unknown';
-  return ERROR_CODES[errorType] ?? errorType;
+  return ERROR_CODES[errorType] ?? canonicalCode(errorType);
 }
 
 /** toolpass's approvalMode values -> Gemini's ApprovalMode. */

@@ -10,9 +10,11 @@ import {
   toConfigParams,
   toDescriptor,
   toErrorCode,
+  ERROR_CODES,
   toGeminiCall,
   toLineRange,
 } from '../lib/mapping.mjs';
+import { CANONICAL_CODES } from '../../common/outcome.mjs';
 import { matchedFiles, toOutcome } from '../lib/outcome.mjs';
 
 test('edit becomes replace with the fixed instruction; replace_all is allow_multiple', () => {
@@ -82,11 +84,14 @@ test("Gemini's declarations come back under toolpass names, without instruction"
   assert.equal(toDescriptor({ name: 'web_fetch' }), undefined);
 });
 
-test("error types: Gemini's strings, policy_violation as execution_denied, none as unknown", () => {
+test("error types: Gemini's canonical strings kept, its own mapped, anything else unknown", () => {
   assert.equal(toErrorCode('edit_no_occurrence_found'), 'edit_no_occurrence_found');
   assert.equal(toErrorCode('policy_violation'), 'execution_denied');
-  assert.equal(toErrorCode('sandbox_expansion_required'), 'sandbox_expansion_required');
+  assert.equal(toErrorCode('sandbox_expansion_required'), 'execution_denied');
+  assert.equal(toErrorCode('web_search_failed'), 'web_search_backend_failed');
+  assert.equal(toErrorCode('a_type_from_a_later_gemini'), 'unknown');
   assert.equal(toErrorCode(undefined), 'unknown');
+  for (const code of Object.values(ERROR_CODES)) assert.ok(CANONICAL_CODES.has(code), code);
 });
 
 test('session config: the threshold passes, approval modes are renamed, an unknown mode is refused', () => {

@@ -1,7 +1,7 @@
 // Qwen Code's tool response -> a toolpass/1 Outcome (an MCP CallToolResult
 // with `_meta.toolpass`). Pure, so it is tested without the bundle.
 
-import { commonDisplay, envelope, modelText } from '../../common/outcome.mjs';
+import { canonicalCode, commonDisplay, envelope, modelText } from '../../common/outcome.mjs';
 
 /**
  * `observed` carries what the adapter saw besides the response:
@@ -13,7 +13,9 @@ export function toOutcome(response, observed = {}) {
   const toolpass = { status: failed ? 'error' : 'success', llmContent };
   if (failed) {
     toolpass.error = {
-      code: response.errorType ?? 'unknown',
+      // Qwen 0.24.4's ToolErrorType values are the canonical list; a type a
+      // later Qwen adds is `unknown` until the list has it.
+      code: canonicalCode(response.errorType),
       message: response.error?.message ?? llmContent,
     };
   }

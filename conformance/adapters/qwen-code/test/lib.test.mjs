@@ -67,6 +67,11 @@ test('observed resultFilePaths ride along on a success only', () => {
   assert.equal(failed._meta.toolpass.resultFilePaths, undefined);
 });
 
+test('an errorType outside the canonical list is sent as unknown, with Qwen\'s message', () => {
+  const failed = toOutcome({ error: new Error('later'), errorType: 'a_later_qwen_type', responseParts: [] });
+  assert.deepEqual(failed._meta.toolpass.error, { code: 'unknown', message: 'later' });
+});
+
 test("an edit's FileDiff becomes a diff display with Qwen's model stat", () => {
   const outcome = toOutcome({
     responseParts: [{ functionResponse: { response: { output: 'ok' } } }],

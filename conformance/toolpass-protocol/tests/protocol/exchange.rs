@@ -104,7 +104,7 @@ fn the_design_exchange_parses_line_by_line() {
     assert_eq!(outcome.status(), Status::Error);
     assert!(outcome.is_error);
     let error = outcome.toolpass().error.as_ref().unwrap();
-    assert_eq!(error.canonical(), Some(ErrorCode::EditRequiresPriorRead));
+    assert_eq!(error.code, ErrorCode::EditRequiresPriorRead);
 
     let Message::Response(Response {
         result: Ok(value), ..

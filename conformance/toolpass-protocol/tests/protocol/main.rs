@@ -4,6 +4,7 @@
 mod config;
 mod exchange;
 mod framing;
+mod implementing;
 mod mcp;
 mod outcome;
 mod roundtrip;

@@ -52,7 +52,7 @@ fn error_carries_the_canonical_code() {
         .with_error_message("ENOENT: no such file");
     assert!(outcome.is_error);
     let error = outcome.toolpass().error.clone().unwrap();
-    assert_eq!(error.code, "file_not_found");
+    assert_eq!(error.code, ErrorCode::FileNotFound);
     assert_eq!(error.message, "ENOENT: no such file");
     let summary = summary_of(&outcome);
     assert_eq!(summary.status, Status::Error);

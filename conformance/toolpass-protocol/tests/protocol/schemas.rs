@@ -154,6 +154,12 @@ fn the_schemas_refuse_what_the_types_refuse() {
             json!({"content": [], "_meta": {"toolpass": {"status": "done", "llmContent": ""}}}),
         ),
         ("toolpass.fault.params.json", json!({"point": "fs.stat"})),
+        // The error code is an enum: a peer's own code is refused.
+        (
+            "tools.call.result.json",
+            json!({"content": [], "isError": true, "_meta": {"toolpass": {"status": "error",
+                "llmContent": "", "error": {"code": "patch_rejected", "message": ""}}}}),
+        ),
     ];
     for (file_name, instance) in cases {
         assert!(

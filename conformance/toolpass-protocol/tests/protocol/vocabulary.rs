@@ -51,18 +51,41 @@ fn the_codes_the_design_names_are_listed() {
 }
 
 #[test]
-fn a_peer_specific_code_still_reads() {
-    let mut outcome = Outcome::error(ErrorCode::Unknown, "boom");
-    outcome.meta.toolpass.error.as_mut().unwrap().code = "opencode_patch_rejected".into();
-    let value = serde_json::to_value(&outcome).unwrap();
-    let read: Outcome = serde_json::from_value(value.clone()).unwrap();
-    let error = read.toolpass().error.as_ref().unwrap();
-    assert_eq!(error.code, "opencode_patch_rejected");
-    assert_eq!(error.canonical(), None);
+fn a_peer_specific_code_is_refused_by_name_but_summarised() {
+    let mut value = serde_json::to_value(Outcome::error(ErrorCode::Unknown, "boom")).unwrap();
+    value["_meta"]["toolpass"]["error"]["code"] = json!("opencode_patch_rejected");
+    // A typed reader refuses it, naming the code and the allowed ones ...
+    let refused = serde_json::from_value::<Outcome>(value.clone()).unwrap_err();
+    let words = refused.to_string();
+    assert!(
+        words.starts_with("\"opencode_patch_rejected\" is not a canonical error code"),
+        "{words}"
+    );
+    for code in ErrorCode::ALL {
+        assert!(words.contains(code.as_str()), "{words} omits {code}");
+    }
+    // ... while the runner's summary keeps it, so a judge can report it
+    // instead of dropping the whole reply.
     let summary = OutcomeSummary::from_value(&value).unwrap();
     assert_eq!(
         summary.error_code.as_deref(),
         Some("opencode_patch_rejected")
+    );
+}
+
+#[test]
+fn every_code_has_a_one_line_description() {
+    for &code in ErrorCode::ALL {
+        let description = code.description();
+        assert!(
+            description.len() > 10 && description.ends_with('.') && !description.contains('\n'),
+            "{code}: {description:?}"
+        );
+    }
+    assert_eq!(
+        ErrorCode::EditRequiresPriorRead.description(),
+        "The file was not read as text in this session before a mutation (or cannot be \
+         mutated as text at all)."
     );
 }
 

@@ -1,6 +1,7 @@
 //! The integration tests of toolpass-scenario, one binary.
 
 mod design_example;
+mod guide;
 mod loader;
 mod matchers;
 mod placeholders;

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use serde_json::Value;
-use toolpass_protocol::{OutcomeSummary, Status};
+use toolpass_protocol::{ErrorCode, OutcomeSummary, Status};
 use toolpass_scenario::{Condition, Expect, Json, Matcher, Mismatch, Vars, json_subset};
 
 use super::verdict::Failure;
@@ -66,35 +66,7 @@ pub(crate) fn judge(
             ),
         ));
     }
-    if let Some(code) = &expect.error {
-        match summary.error_code.as_deref() {
-            Some(actual) if actual == code.value => {}
-            Some(actual) => failures.push(Failure::new(
-                "error",
-                format!(
-                    "expected error code {}, got {actual}{}",
-                    code.value,
-                    summary
-                        .error_message
-                        .as_deref()
-                        .map(|m| format!(" ({m})"))
-                        .unwrap_or_default()
-                ),
-            )),
-            None => failures.push(Failure::new(
-                "error",
-                format!(
-                    "expected error code {}, got none{}",
-                    code.value,
-                    if summary.toolpass {
-                        ""
-                    } else {
-                        " (a plain MCP reply carries no code)"
-                    }
-                ),
-            )),
-        }
-    }
+    failures.extend(check_code(expect, summary));
     if let Some(matcher) = &expect.llm {
         failures.extend(check_text("llm", matcher, &summary.llm_content, context)?);
     }
@@ -128,6 +100,47 @@ pub(crate) fn judge(
     }
     Ok(failures)
 }
+
+/// The error code: the one `expect` names, and in any case a canonical
+/// one. A code outside the vocabulary fails the step even when the step
+/// names none, because no scenario can judge it and the schema forbids it.
+fn check_code(expect: &Expect, summary: &OutcomeSummary) -> Option<Failure> {
+    let actual = summary.error_code.as_deref();
+    let refusal = actual
+        .filter(|code| ErrorCode::parse(code).is_none())
+        .map(ErrorCode::refusal);
+    let Some(expected) = &expect.error else {
+        return refusal.map(|refusal| Failure::new("error", refusal));
+    };
+    let message = match actual {
+        Some(actual) if actual == expected.value => return None,
+        Some(actual) => format!(
+            "expected error code {}, got {actual}{}{}",
+            expected.value,
+            summary
+                .error_message
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default(),
+            refusal.map(|r| format!("; {r}")).unwrap_or_default()
+        ),
+        None => format!(
+            "expected error code {}, got none{}",
+            expected.value,
+            if summary.toolpass {
+                ""
+            } else {
+                PLAIN_MCP_CODE_NOTE
+            }
+        ),
+    };
+    Some(Failure::new("error", message))
+}
+
+/// Said when a plain MCP reply has no code: one can carry a code, by adding
+/// `_meta.toolpass` to its result, as IMPLEMENTING.md shows.
+const PLAIN_MCP_CODE_NOTE: &str = " (a plain MCP reply carries a code only when its result adds \
+     `_meta.toolpass.error.code`, with `status` and `llmContent`: see IMPLEMENTING.md)";
 
 /// A text matcher, substituted and checked; in bless mode its snapshots
 /// are rewritten to `actual` and only its other conditions checked.
@@ -245,4 +258,94 @@ fn error_note(summary: &OutcomeSummary) -> String {
 
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use toolpass_scenario::{Located, Pos};
+
+    use super::*;
+
+    fn reply(value: Value) -> Reply {
+        let summary = OutcomeSummary::from_value(&value).unwrap();
+        Reply { value, summary }
+    }
+
+    fn failures(expect: &Expect, value: Value) -> Vec<String> {
+        let vars = Vars::new("/sandbox");
+        let context = Context {
+            vars: &vars,
+            blessed: None,
+        };
+        judge(expect, &reply(value), context)
+            .unwrap()
+            .iter()
+            .map(Failure::headline)
+            .collect()
+    }
+
+    fn expecting(code: &str) -> Expect {
+        Expect {
+            error: Some(Located::new(code.to_owned(), Pos::UNKNOWN)),
+            ..Expect::default()
+        }
+    }
+
+    fn toolpass_error(code: &str) -> Value {
+        json!({
+            "content": [{"type": "text", "text": "no"}],
+            "isError": true,
+            "_meta": {"toolpass": {"status": "error", "llmContent": "no",
+                                   "error": {"code": code, "message": "peer text"}}}
+        })
+    }
+
+    #[test]
+    fn a_plain_mcp_reply_without_a_code_is_told_how_to_carry_one() {
+        let plain = json!({"content": [{"type": "text", "text": "no"}], "isError": true});
+        assert_eq!(
+            failures(&expecting("file_not_found"), plain),
+            [
+                "error: expected error code file_not_found, got none (a plain MCP reply carries a \
+              code only when its result adds `_meta.toolpass.error.code`, with `status` and \
+              `llmContent`: see IMPLEMENTING.md)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_mcp_reply_with_meta_toolpass_is_judged_on_its_code() {
+        let mut value = toolpass_error("file_not_found");
+        assert!(failures(&expecting("file_not_found"), value.clone()).is_empty());
+        value["_meta"]["toolpass"]["error"]["code"] = json!("permission_denied");
+        assert_eq!(
+            failures(&expecting("file_not_found"), value),
+            ["error: expected error code file_not_found, got permission_denied (peer text)"]
+        );
+    }
+
+    #[test]
+    fn a_code_outside_the_vocabulary_fails_naming_it_and_the_list() {
+        let bogus = toolpass_error("patch_rejected");
+        // Even a step that names no code: the wire allows none other.
+        let [unnamed] = &failures(&Expect::default(), bogus.clone())[..] else {
+            panic!("one failure expected");
+        };
+        assert!(
+            unnamed.starts_with("error: \"patch_rejected\" is not a canonical error code;"),
+            "{unnamed}"
+        );
+        assert!(unnamed.contains("edit_requires_prior_read"), "{unnamed}");
+        let [named] = &failures(&expecting("file_not_found"), bogus)[..] else {
+            panic!("one failure expected");
+        };
+        assert!(
+            named.starts_with(
+                "error: expected error code file_not_found, got patch_rejected (peer text); \
+                 \"patch_rejected\" is not a canonical error code;"
+            ),
+            "{named}"
+        );
+    }
 }
