@@ -142,7 +142,7 @@ mod tests {
             "the error".to_owned(),
         );
         let error = outcome.meta.toolpass.error.expect("an error");
-        assert_eq!(error.code, "edit_no_change");
+        assert_eq!(error.code, ErrorCode::EditNoChange);
         assert_eq!(error.message, "the error");
         assert!(outcome.is_error);
     }
