@@ -344,13 +344,79 @@ fn list_refuses_a_bad_glob_and_an_unknown_level() {
 }
 
 #[test]
-fn list_reports_a_broken_scenario_like_validate() {
+fn list_reports_a_broken_scenario_like_validate_but_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("s/edit/broken.yaml", BROKEN)]);
     let output = toolpass(dir.path(), &["list", "--scenarios", "s"]);
-    assert_eq!(output.status.code(), Some(1));
+    // `validate` checks the files (1 = they fail); `list` only needs them.
+    assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).starts_with("s/edit/broken.yaml:3:8: "),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn run_exits_2_when_the_runner_cannot_work_not_1_like_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[("s/edit/broken.yaml", BROKEN), ("good/a.yaml", VALID)],
+    );
+
+    let output = toolpass(dir.path(), &["run", "--scenarios", "s"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("s/edit/broken.yaml:3:8: "),
+        "{}",
+        stderr(&output)
+    );
+
+    for command in ["run", "validate", "list"] {
+        let output = toolpass(dir.path(), &[command, "--scenarios", "nowhere"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{command}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            stderr(&output),
+            "toolpass: --scenarios nowhere: no such directory\n",
+            "{command}"
+        );
+    }
+
+    let output = toolpass(
+        dir.path(),
+        &[
+            "run",
+            "--scenarios",
+            "good",
+            "--expected-failures",
+            "missing.yaml",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "missing.yaml: no such expected-failures file (add --fix to create it from this run)\n"
+    );
+    write(dir.path(), &[("broken-xfail.yaml", "- id: [x]\n")]);
+    let output = toolpass(
+        dir.path(),
+        &[
+            "run",
+            "--scenarios",
+            "good",
+            "--expected-failures",
+            "broken-xfail.yaml",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("broken-xfail.yaml:1:"),
         "{}",
         stderr(&output)
     );

@@ -39,7 +39,7 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         Err(errors) => {
             let lines: Vec<String> = errors.errors().iter().map(ToString::to_string).collect();
             super::report_load_errors(&lines)?;
-            return Ok(ExitCode::from(1));
+            return Ok(ExitCode::from(2));
         }
     };
     let text = std::fs::read_to_string(&args.file)

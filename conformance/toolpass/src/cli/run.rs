@@ -86,13 +86,21 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let expected = match &args.expected_failures {
-        Some(path) => match ExpectedFailures::load(path) {
-            Ok(expected) => Some(expected),
-            Err(error) => {
-                super::report_load_errors(&[error])?;
-                return Ok(ExitCode::from(1));
+        Some(path) => {
+            let loaded = if args.fix {
+                ExpectedFailures::load_or_empty(path)
+            } else {
+                ExpectedFailures::load(path)
+            };
+            match loaded {
+                Ok(expected) => Some(expected),
+                Err(error) => {
+                    // The runner cannot judge against a list it cannot read.
+                    super::report_load_errors(&[error])?;
+                    return Ok(ExitCode::from(2));
+                }
             }
-        },
+        }
         None => None,
     };
     let (interrupter, interrupt) = Interrupt::new();

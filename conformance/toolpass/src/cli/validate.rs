@@ -16,7 +16,7 @@ pub(super) struct ValidateArgs {
 }
 
 pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
-    match scenarios::load(&args.dirs) {
+    match scenarios::load(&args.dirs)? {
         Ok(scenarios) => {
             writeln!(std::io::stdout(), "{} scenarios OK", scenarios.len())
                 .context("failed to write to stdout")?;
