@@ -388,38 +388,19 @@ fn run_exits_2_when_the_runner_cannot_work_not_1_like_a_failure() {
         );
     }
 
-    let output = toolpass(
-        dir.path(),
-        &[
-            "run",
-            "--scenarios",
-            "good",
-            "--expected-failures",
-            "missing.yaml",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let with_list = |file: &str| {
+        let args = ["run", "--scenarios", "good", "--expected-failures", file];
+        let output = toolpass(dir.path(), &args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        stderr(&output)
+    };
     assert_eq!(
-        stderr(&output),
+        with_list("missing.yaml"),
         "missing.yaml: no such expected-failures file (add --fix to create it from this run)\n"
     );
     write(dir.path(), &[("broken-xfail.yaml", "- id: [x]\n")]);
-    let output = toolpass(
-        dir.path(),
-        &[
-            "run",
-            "--scenarios",
-            "good",
-            "--expected-failures",
-            "broken-xfail.yaml",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(
-        stderr(&output).starts_with("broken-xfail.yaml:1:"),
-        "{}",
-        stderr(&output)
-    );
+    let err = with_list("broken-xfail.yaml");
+    assert!(err.starts_with("broken-xfail.yaml:1:"), "{err}");
 }
 
 #[test]

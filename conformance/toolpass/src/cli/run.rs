@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
-use toolpass::report::text::printable_line;
+use toolpass::report::text::{counted, printable_line};
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
@@ -162,9 +162,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
     let mut stdout = args.reports.text_output();
-    for result in &results {
-        write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
-    }
+    write!(stdout, "{}", text::scenarios(&results, style)).context("failed to write to stdout")?;
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
     if args.keep {
         writeln!(stdout, "--keep: the sandboxes are left in place:")
@@ -183,8 +181,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if args.bless {
         let blessed: usize = results.iter().map(|r| r.blessed).sum();
-        writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
-            .context("failed to write to stdout")?;
+        let blessed = counted(blessed, "snapshot file", "snapshot files");
+        writeln!(stdout, "--bless: {blessed} written").context("failed to write to stdout")?;
     }
     let info = reports::info(
         &config,

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
+use crate::run::skip::{self, SkipGroup};
 use crate::run::{ScenarioResult, Verdict};
 
 /// One level's score: scenarios with steps at that level, and how many of
@@ -35,6 +36,12 @@ pub struct Summary {
     pub duration: Duration,
     /// Why the run fails, one line each; empty when it passes.
     pub problems: Vec<String>,
+    /// The skipped results grouped by cause, largest group first.
+    pub skips: Vec<SkipGroup>,
+    /// Distinct scenarios: the results over the runs of each (`--repeat`).
+    pub scenarios: usize,
+    /// How many times each scenario ran (1 without `--repeat`).
+    pub runs: u32,
 }
 
 impl Summary {
@@ -66,12 +73,32 @@ impl Summary {
                 problems.push(problem);
             }
         }
+        let skips = skip::group(
+            results
+                .iter()
+                .filter(|r| r.verdict == Verdict::Skip)
+                .map(|r| r.reason.as_deref().unwrap_or("no reason given")),
+        );
+        let runs = results
+            .iter()
+            .map(|r| r.repetition)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let scenarios = results
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         Summary {
             verdicts,
             levels,
             pending,
             duration,
             problems,
+            skips,
+            scenarios,
+            runs,
         }
     }
 

@@ -540,10 +540,8 @@ impl Player<'_> {
             .collect();
         let missing: Vec<&str> = called.into_iter().filter(|t| !names.contains(t)).collect();
         (!missing.is_empty()).then(|| {
-            format!(
-                "calls {}, which the implementation does not declare (tools/list)",
-                missing.join(", ")
-            )
+            super::skip::Skip::Undeclared(missing.into_iter().map(str::to_owned).collect())
+                .to_string()
         })
     }
 
