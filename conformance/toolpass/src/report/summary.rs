@@ -36,6 +36,10 @@ pub struct Summary {
     pub duration: Duration,
     /// Why the run fails, one line each; empty when it passes.
     pub problems: Vec<String>,
+    /// How many of `problems`, from the first, are not one result's own
+    /// failure: expected-failure entries that fail differently, were
+    /// skipped or name no scenario, and nondeterministic repetitions.
+    pub other_problems: usize,
     /// The skipped results grouped by cause, largest group first.
     pub skips: Vec<SkipGroup>,
     /// Distinct scenarios: the results over the runs of each (`--repeat`).
@@ -52,6 +56,7 @@ impl Summary {
         duration: Duration,
         mut problems: Vec<String>,
     ) -> Summary {
+        let other_problems = problems.len();
         let mut verdicts = BTreeMap::new();
         let mut levels: BTreeMap<Level, Score> = BTreeMap::new();
         let mut pending = 0;
@@ -96,6 +101,7 @@ impl Summary {
             pending,
             duration,
             problems,
+            other_problems,
             skips,
             scenarios,
             runs,
@@ -137,7 +143,7 @@ fn level_scores(result: &ScenarioResult) -> BTreeMap<Level, bool> {
 
 /// Why this result fails the run, if it does: a required-level failure, or
 /// an xpass.
-fn run_failure(result: &ScenarioResult) -> Option<String> {
+pub(crate) fn run_failure(result: &ScenarioResult) -> Option<String> {
     match result.verdict {
         Verdict::Xpass => Some(format!(
             "{}: xpass: listed as an expected failure, but it passed; remove the entry",
