@@ -100,6 +100,42 @@ fn run_with_an_implementation_that_cannot_start_stops_with_one_message() {
 }
 
 #[test]
+fn an_implementation_dying_before_initialize_shows_its_stderr_and_stdout_advice() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("a.yaml", &scenario("A", "required", "x"))]);
+    let start = |script: &str| {
+        let command = format!("sh -c '{script}'");
+        let output = toolpass(dir.path(), &["run", "--scenarios", ".", "--impl", &command]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let err = start("echo run just adapter-setup first >&2; exit 1");
+    assert!(
+        err.contains(
+            "initialize: the implementation exited before answering (exit status: 1)\n\
+             stderr (tail):\n  | run just adapter-setup first\n"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("not JSON"), "{err}");
+
+    let err = start("exit 3");
+    assert!(
+        err.contains("(exit status: 3)\nstderr: (nothing)\n"),
+        "{err}"
+    );
+
+    let err = start("echo Loading config...; sleep 5");
+    assert!(
+        err.contains(
+            "stdout carried `Loading config...`, which is not JSON: stdout is for protocol \
+             messages only; write logs and diagnostics to stderr"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn help_names_every_subcommand() {
     let dir = tempfile::tempdir().unwrap();
     let output = toolpass(dir.path(), &["--help"]);

@@ -290,7 +290,10 @@ pub(super) async fn probe(
         .implementation()
         .needs_root()
         .then(|| scratch.path());
-    let connection = supervisor.connect(root).await?;
+    let connection = supervisor
+        .connect(root)
+        .await
+        .map_err(|e| anyhow::anyhow!(e.details()))?;
     let peer = connection.peer();
     let info = peer.server_info().clone();
     #[allow(clippy::print_stderr)] // The run's header, beside the progress lines.

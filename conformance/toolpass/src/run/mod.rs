@@ -288,10 +288,5 @@ fn names<'a>(features: impl Iterator<Item = &'a Feature>) -> Vec<String> {
 }
 
 fn start_reason(error: &StartError) -> String {
-    let tail = error.stderr_tail().trim_end();
-    if tail.is_empty() {
-        format!("could not start the implementation: {error}")
-    } else {
-        format!("could not start the implementation: {error}\nstderr:\n{tail}")
-    }
+    format!("could not start the implementation: {}", error.details())
 }
