@@ -35,8 +35,23 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
         ],
     ));
     assert_eq!(code, Some(0), "{out}{err}");
+    // Not a terminal: a line per implementation and round, as it ends.
+    let rounds: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("toolpass bench: round "))
+        .collect();
+    assert_eq!(rounds.len(), 6, "{err}");
+    assert!(
+        rounds[0].starts_with(
+            "toolpass bench: round 1/3 (warm-up) · toolpass-reference: 2 scenarios in "
+        ),
+        "{err}"
+    );
     assert!(out.contains("2 rounds after 1 warm-up"), "{out}");
-    assert!(out.contains("on the scenario steps both called"), "{out}");
+    assert!(
+        out.contains("on the scenario steps both called and both passed"),
+        "{out}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
     assert_eq!(json["implementations"].as_array().unwrap().len(), 2);

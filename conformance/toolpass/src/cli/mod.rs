@@ -9,6 +9,7 @@
 //! read or written).
 
 mod bench;
+mod bench_progress;
 mod diff;
 mod filter;
 mod list;
