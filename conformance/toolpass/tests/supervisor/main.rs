@@ -92,6 +92,7 @@ fn trials() -> Vec<Trial> {
         runs::isolate_gives_each_scenario_its_own_process,
         runs::a_scenario_needing_an_unadvertised_feature_is_skipped,
         runs::a_plain_mcp_server_runs_only_call_scenarios,
+        runs::a_json_rpc_error_for_a_tool_the_scenario_says_is_absent_is_an_error_result,
         runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,

@@ -57,6 +57,9 @@ enum Behaviour {
     PlainMcp,
     /// Speaks toolpass/2.
     Toolpass2,
+    /// Answers a call to any tool but `ping` with JSON-RPC -32602 `Unknown
+    /// tool: NAME`, as the MCP specification's example does.
+    UnknownToolRpcError,
     /// Sleeps forever: the grandchild of other behaviours.
     Linger,
 }
@@ -134,6 +137,7 @@ fn parse(spec: &str) -> Behaviour {
         "ignore-eof" => Behaviour::IgnoreEof,
         "plain-mcp" => Behaviour::PlainMcp,
         "toolpass2" => Behaviour::Toolpass2,
+        "unknown-tool-rpc-error" => Behaviour::UnknownToolRpcError,
         "linger" => Behaviour::Linger,
         other => panic!("unknown behaviour {other:?}"),
     }
@@ -208,6 +212,14 @@ fn tools_call(behaviour: Behaviour, call: u32, request: Request) {
             }
             drop(stderr);
             say(&format!("flood done for call {call}"));
+        }
+        Behaviour::UnknownToolRpcError if params.name != "ping" => {
+            let error = ResponseError {
+                code: ResponseError::INVALID_PARAMS,
+                message: format!("Unknown tool: {}", params.name),
+                data: None,
+            };
+            return send(Response::error(Some(id), error));
         }
         Behaviour::PlainMcp => {
             let args: Vec<String> = std::env::args().skip(1).collect();
