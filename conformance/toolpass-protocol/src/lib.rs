@@ -82,4 +82,7 @@ pub use tools::{
     FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
     ToolsListParams, ToolsListResult,
 };
-pub use version::{PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion};
+pub use version::{
+    MCP_LATEST, MCP_VERSIONS, Negotiated, PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion,
+    negotiate,
+};

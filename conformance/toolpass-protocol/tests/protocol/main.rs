@@ -5,6 +5,7 @@ mod config;
 mod exchange;
 mod framing;
 mod mcp;
+mod negotiation;
 mod outcome;
 mod roundtrip;
 mod schemas;

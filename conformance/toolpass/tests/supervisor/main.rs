@@ -358,6 +358,20 @@ async fn another_major_version_is_refused_with_a_clear_message() {
     assert!(message.contains("the peer speaks toolpass/2"), "{message}");
     assert!(message.contains("this side speaks toolpass/1"), "{message}");
     assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
+
+    // A server that refuses toolpass/1 itself, naming what it supports.
+    let error = fake("refuse-toolpass1", Options::default())
+        .connect(None)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
+    let message = error.to_string();
+    assert!(
+        message.ends_with(": it refused toolpass/1 and supports toolpass/2"),
+        "{message}"
+    );
+    assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
 }
 
 async fn a_missing_program_is_a_spawn_error() {
