@@ -139,6 +139,15 @@ fn the_text_names_each_implementation_and_the_ratio_basis() {
     );
 }
 
+/// The rows of a reference's and a peer's samples.
+fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
+    tabulate(
+        &[first, peer],
+        &[timed("ref"), timed("peer")],
+        &BenchConfig::default(),
+    )
+}
+
 #[test]
 fn ratios_leave_out_the_steps_either_implementation_failed() {
     // The peer fails `b#1` at once (a wrong answer is fast): counted in its
@@ -150,11 +159,7 @@ fn ratios_leave_out_the_steps_either_implementation_failed() {
     let mut wrong = sample("b", 1, "read_file", 0, 0);
     wrong.passed = false;
     let peer = vec![sample("a", 1, "read_file", 0, 4), wrong];
-    let (rows, _) = tabulate(
-        &[first.clone(), peer],
-        &[timed("ref"), timed("peer")],
-        &BenchConfig::default(),
-    );
+    let (rows, _) = ref_and_peer(first.clone(), peer);
     let read = rows[0].cells[1].as_ref().unwrap();
     assert_eq!(read.stats.count, 2);
     assert_eq!(read.ratio, Some(2.0));
@@ -166,11 +171,7 @@ fn ratios_leave_out_the_steps_either_implementation_failed() {
         sample("a", 1, "read_file", 0, 40),
         sample("b", 1, "read_file", 0, 4),
     ];
-    let (rows, _) = tabulate(
-        &[failing_first, peer],
-        &[timed("ref"), timed("peer")],
-        &BenchConfig::default(),
-    );
+    let (rows, _) = ref_and_peer(failing_first, peer);
     assert_eq!(rows[0].cells[1].as_ref().unwrap().ratio, Some(2.0));
 }
 

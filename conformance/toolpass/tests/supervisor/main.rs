@@ -347,31 +347,30 @@ async fn a_silent_server_fails_the_handshake_with_a_timeout() {
 }
 
 async fn another_major_version_is_refused_with_a_clear_message() {
-    let error = fake("toolpass2", Options::default())
-        .connect(None)
-        .await
-        .err()
-        .unwrap();
-    assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
-    let message = error.to_string();
+    // Refused by the runner, reading the answer: the server speaks toolpass/2.
+    let message = version_refusal("toolpass2").await;
     assert!(message.contains("misbehave 0.0.0"), "{message}");
     assert!(message.contains("the peer speaks toolpass/2"), "{message}");
     assert!(message.contains("this side speaks toolpass/1"), "{message}");
-    assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
-
-    // A server that refuses toolpass/1 itself, naming what it supports.
-    let error = fake("refuse-toolpass1", Options::default())
-        .connect(None)
-        .await
-        .err()
-        .unwrap();
-    assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
-    let message = error.to_string();
+    // Refused by the server, reading the request, naming what it supports.
+    let message = version_refusal("refuse-toolpass1").await;
     assert!(
         message.ends_with(": it refused toolpass/1 and supports toolpass/2"),
         "{message}"
     );
+}
+
+/// The message of the unsupported-version error a `behaviour` server's
+/// start ends in, once that server is gone.
+async fn version_refusal(behaviour: &str) -> String {
+    let error = fake(behaviour, Options::default())
+        .connect(None)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
     assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
+    error.to_string()
 }
 
 async fn a_missing_program_is_a_spawn_error() {
