@@ -89,3 +89,24 @@ fn bench_refuses_an_empty_selection_and_a_bad_spread_limit() {
     assert_eq!(code, Some(2));
     assert!(err.contains("--spread-limit"), "{err}");
 }
+
+#[test]
+fn bench_with_an_implementation_dying_at_start_shows_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/a.yaml", SUITE)]);
+    let (code, _, err) = parts(toolpass(
+        dir.path(),
+        &[
+            "bench",
+            "--scenarios",
+            "s",
+            "--impl",
+            "sh -c 'echo adapter not set up >&2; exit 1'",
+        ],
+    ));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("stderr (tail):\n  | adapter not set up\n"),
+        "{err}"
+    );
+}

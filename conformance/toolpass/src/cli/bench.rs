@@ -88,9 +88,14 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .context("failed to start the async runtime")?;
     let rounds = (config.warmup + config.rounds) as usize;
     let progress = BenchProgress::new(scenarios.len() * supervisors.len() * rounds);
-    let work = bench::bench(&supervisors, &scenarios, &config, |event| {
-        progress.show(event);
-    });
+    let work = async {
+        bench::bench(&supervisors, &scenarios, &config, |event| {
+            progress.show(event);
+        })
+        .await
+        // A start that fails says why, with the implementation's stderr.
+        .map_err(|e| anyhow::anyhow!(e.details()))
+    };
     let finished = super::signals::block_on(&runtime, interrupter, work);
     progress.finish();
     let result = match finished? {
