@@ -51,7 +51,8 @@ pub(super) struct RunArgs {
     repeat: u32,
     /// The known failures (YAML): listed failures are `xfail`; an unlisted
     /// required failure, a listed entry that passes, fails differently or
-    /// is skipped fails the run.
+    /// is skipped fails the run. The file must exist (exit 2 otherwise),
+    /// unless --fix is to create it.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
     /// Rewrite the --expected-failures file from this run (refused on a
