@@ -32,7 +32,11 @@
 //! Where this crate departs from the design draft: `serverInfo` takes MCP's
 //! `websiteUrl` (the draft's `homepage` is still read), and
 //! `capabilities.toolpass.version` outranks `protocolVersion`, which an
-//! implementation built on an MCP SDK may not control.
+//! implementation built on an MCP SDK may not control. A server negotiates
+//! with [`negotiate`]: MCP's rule for MCP versions ([`MCP_VERSIONS`]),
+//! `toolpass/1` for a toolpass client, and a refusal naming the supported
+//! versions for another toolpass major; the runner refuses another major in
+//! the answer ([`InitializeResult::dialect`]).
 
 mod error;
 mod error_code;
