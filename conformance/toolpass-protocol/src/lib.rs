@@ -32,7 +32,11 @@
 //! Where this crate departs from the design draft: `serverInfo` takes MCP's
 //! `websiteUrl` (the draft's `homepage` is still read), and
 //! `capabilities.toolpass.version` outranks `protocolVersion`, which an
-//! implementation built on an MCP SDK may not control.
+//! implementation built on an MCP SDK may not control. A server negotiates
+//! with [`negotiate`]: MCP's rule for MCP versions ([`MCP_VERSIONS`]),
+//! `toolpass/1` for a toolpass client, and a refusal naming the supported
+//! versions for another toolpass major; the runner refuses another major in
+//! the answer ([`InitializeResult::dialect`]).
 
 mod error;
 mod error_code;
@@ -82,4 +86,7 @@ pub use tools::{
     FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
     ToolsListParams, ToolsListResult,
 };
-pub use version::{PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion};
+pub use version::{
+    MCP_LATEST, MCP_VERSIONS, Negotiated, PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion,
+    negotiate,
+};

@@ -4,7 +4,10 @@
 
 use std::fmt;
 
+use serde_json::json;
+
 use crate::error::{Error, ErrorKind};
+use crate::jsonrpc::ResponseError;
 
 /// The version this crate speaks, as sent in `initialize`.
 pub const PROTOCOL_VERSION: &str = "toolpass/1";
@@ -14,6 +17,72 @@ pub const PROTOCOL_VERSION: &str = "toolpass/1";
 pub const PROTOCOL_MAJOR: u32 = 1;
 
 const PREFIX: &str = "toolpass/";
+
+/// The MCP versions whose `initialize`, `tools/list` and `tools/call`
+/// shapes a toolpass/1 implementation's answers satisfy, newest first.
+/// 2025-03-26 and older are left out: 2025-03-26 requires JSON-RPC
+/// batches, which toolpass framing does not read.
+pub const MCP_VERSIONS: &[&str] = &[MCP_LATEST, "2025-06-18"];
+
+/// The newest of [`MCP_VERSIONS`]: the answer to a version this side does
+/// not support.
+pub const MCP_LATEST: &str = "2025-11-25";
+
+/// What a server agreed to speak in `initialize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Negotiated {
+    /// [`PROTOCOL_VERSION`].
+    Toolpass,
+    /// This MCP version, one of [`MCP_VERSIONS`].
+    Mcp(&'static str),
+}
+
+impl Negotiated {
+    /// The `protocolVersion` to answer.
+    pub fn protocol_version(self) -> &'static str {
+        match self {
+            Negotiated::Toolpass => PROTOCOL_VERSION,
+            Negotiated::Mcp(version) => version,
+        }
+    }
+}
+
+/// A server's side of version negotiation, for a client that asked for
+/// `requested`; `toolpass` says whether the server speaks toolpass or poses
+/// as a plain MCP server.
+///
+/// MCP's lifecycle: the client's version when the server supports it, else
+/// the newest the server supports (the client disconnects if it cannot use
+/// that). So a plain MCP server answers a toolpass/1 client with its newest
+/// MCP version, as any MCP server would. Another toolpass major is refused
+/// instead (-32602, `data: {supported, requested}` as in MCP's own example):
+/// such a client would read toolpass/1's answers as its own major's shapes.
+pub fn negotiate(requested: &str, toolpass: bool) -> Result<Negotiated, ResponseError> {
+    if let Some(version) = MCP_VERSIONS.iter().find(|v| **v == requested) {
+        return Ok(Negotiated::Mcp(version));
+    }
+    match ProtocolVersion::parse(requested) {
+        Some(version) if version == ProtocolVersion::CURRENT && toolpass => {
+            Ok(Negotiated::Toolpass)
+        }
+        Some(version) if version != ProtocolVersion::CURRENT => {
+            let mut supported: Vec<&str> = Vec::new();
+            if toolpass {
+                supported.push(PROTOCOL_VERSION);
+            }
+            supported.extend(MCP_VERSIONS);
+            Err(ResponseError::new(
+                ResponseError::INVALID_PARAMS,
+                format!(
+                    "unsupported protocol version {requested:?}: this server supports {}",
+                    supported.join(", ")
+                ),
+            )
+            .with_data(json!({"supported": supported, "requested": requested})))
+        }
+        _ => Ok(Negotiated::Mcp(MCP_LATEST)),
+    }
+}
 
 /// A parsed `toolpass/<major>` version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -89,6 +89,7 @@ mod load;
 mod located;
 mod matcher;
 pub mod placeholder;
+mod recover;
 mod scenario;
 mod schema;
 mod step;

@@ -21,7 +21,7 @@ use crate::located::Pos;
 use crate::matcher::{Matcher, Snapshot, SnapshotName};
 use crate::scenario::Scenario;
 use crate::step::StepKind;
-use crate::validate;
+use crate::{recover, validate};
 
 /// One problem in one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,11 +195,33 @@ fn parse(text: &str, path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
         strict_booleans: true,
         leading_zero_numbers_as_strings: true,
     };
-    let mut scenario =
-        serde_saphyr::from_str_with_options::<Scenario>(text, options).map_err(|e| {
-            let (pos, message) = yaml_error(&e);
-            LoadErrors(vec![LoadError::new(path, pos, message)])
-        })?;
+    let read = |text: &str| {
+        serde_saphyr::from_str_with_options::<Scenario>(text, options.clone())
+            .map_err(|e| yaml_error(&e))
+    };
+    let mut scenario = match read(text) {
+        Ok(scenario) => scenario,
+        Err(first) => {
+            let recovered = recover::recover(text, &options, first, read);
+            let mut errors: Vec<LoadError> = recovered
+                .problems
+                .into_iter()
+                .map(|(pos, message)| LoadError::new(path, pos, message))
+                .collect();
+            // What the blanked parts left readable is checked too, above
+            // the first blanked line only: below it a removed `capture` or
+            // snapshot would make problems of its own.
+            if let Some((rest, first_blanked)) = recovered.rest {
+                errors.extend(
+                    validate::check(&rest)
+                        .into_iter()
+                        .filter(|p| p.pos.is_known() && p.pos.line < first_blanked)
+                        .map(|p| LoadError::new(path, p.pos, p.message)),
+                );
+            }
+            return Err(LoadErrors::sorted(errors));
+        }
+    };
     let problems = validate::check(&scenario);
     if !problems.is_empty() {
         return Err(LoadErrors::sorted(

@@ -168,12 +168,22 @@ impl Supervisor {
                 // An error answer leaves the process running: stop it, so a
                 // failed start leaves nothing behind.
                 process.kill().await;
-                return Err(StartError::new(
-                    StartErrorKind::Handshake,
-                    format!("complete the handshake with `{implementation}`"),
-                )
-                .with_stderr_tail(error.stderr_tail().to_owned())
-                .with_source(error));
+                let (kind, message) = match refused_version(&error) {
+                    Some(supported) => (
+                        StartErrorKind::UnsupportedVersion,
+                        format!(
+                            "use `{implementation}`: it refused {} and supports {supported}",
+                            params.protocol_version
+                        ),
+                    ),
+                    None => (
+                        StartErrorKind::Handshake,
+                        format!("complete the handshake with `{implementation}`"),
+                    ),
+                };
+                return Err(StartError::new(kind, message)
+                    .with_stderr_tail(error.stderr_tail().to_owned())
+                    .with_source(error));
             }
         };
         if let Err(refusal) = result.dialect() {
@@ -195,6 +205,18 @@ impl Supervisor {
         });
         Ok((process, Peer { result }))
     }
+}
+
+/// The versions an implementation says it supports when it refuses the
+/// runner's `initialize` as `toolpass_protocol::negotiate` does (`data:
+/// {supported: [...]}`, the shape of MCP's own example), listed.
+fn refused_version(error: &CallError) -> Option<String> {
+    let CallErrorKind::ErrorResponse(response) = error.kind() else {
+        return None;
+    };
+    let supported = response.data.as_ref()?.get("supported")?.as_array()?;
+    let names: Vec<&str> = supported.iter().filter_map(Value::as_str).collect();
+    Some(names.join(", "))
 }
 
 impl Connection {

@@ -75,6 +75,17 @@ impl CallError {
         &self.stderr_tail
     }
 
+    /// The stdout line that broke the protocol by not being JSON at all
+    /// (a log line, a banner), as opposed to JSON of the wrong shape.
+    pub fn non_json_line(&self) -> Option<&str> {
+        match &self.kind {
+            CallErrorKind::ProtocolError {
+                line: Some(line), ..
+            } if serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() => Some(line),
+            _ => None,
+        }
+    }
+
     /// Whether the connection survived this error (only an error response
     /// leaves it usable).
     pub fn is_fatal(&self) -> bool {
@@ -178,6 +189,39 @@ impl StartError {
     /// The failed `initialize` call, for [`StartErrorKind::Handshake`].
     pub fn call_error(&self) -> Option<&CallError> {
         self.source.as_deref()?.downcast_ref()
+    }
+
+    /// Everything a person needs to fix a failed start, over several
+    /// lines: the error and its causes, the stderr tail (an adapter that
+    /// was never set up says so there, and only there), and, when stdout
+    /// carried something that is not JSON, the advice to log to stderr.
+    pub fn details(&self) -> String {
+        let mut out = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(cause) = source {
+            out.push_str(": ");
+            out.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        let tail = self.stderr_tail.trim_end();
+        if !tail.is_empty() {
+            out.push_str("\nstderr (tail):");
+            for line in tail.lines() {
+                out.push_str("\n  | ");
+                out.push_str(line);
+            }
+        } else if self.kind == StartErrorKind::Handshake {
+            // Said outright, so nobody goes looking for a log that is not there.
+            out.push_str("\nstderr: (nothing)");
+        }
+        if let Some(line) = self.call_error().and_then(CallError::non_json_line) {
+            out.push_str(&format!(
+                "\nstdout carried `{}`, which is not JSON: stdout is for protocol messages \
+                 only; write logs and diagnostics to stderr",
+                line.chars().take(80).collect::<String>()
+            ));
+        }
+        out
     }
 }
 

@@ -108,17 +108,31 @@ struct FullEntry {
 }
 
 impl ExpectedFailures {
-    /// Reads a file; a missing file is an empty list, so `--fix` can create
-    /// it. Errors read `path:line:column: message`.
+    /// Reads a file. Errors read `path:line:column: message`; a missing file
+    /// is one too, since running against no list when one was named would
+    /// turn every listed failure red without saying why.
     pub fn load(path: &Path) -> Result<ExpectedFailures, String> {
         match std::fs::read_to_string(path) {
             Ok(text) => ExpectedFailures::parse(&text, path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ExpectedFailures {
-                path: path.to_owned(),
-                entries: Vec::new(),
-            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+                "{}: no such expected-failures file (add --fix to create it from this run)",
+                path.display()
+            )),
             Err(e) => Err(format!("{}: cannot read the file: {e}", path.display())),
         }
+    }
+
+    /// [`ExpectedFailures::load`], but a missing file is an empty list:
+    /// `--fix` creates it.
+    pub fn load_or_empty(path: &Path) -> Result<ExpectedFailures, String> {
+        if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        {
+            return Ok(ExpectedFailures {
+                path: path.to_owned(),
+                entries: Vec::new(),
+            });
+        }
+        ExpectedFailures::load(path)
     }
 
     /// Parses the text of `path`.

@@ -100,6 +100,42 @@ fn run_with_an_implementation_that_cannot_start_stops_with_one_message() {
 }
 
 #[test]
+fn an_implementation_dying_before_initialize_shows_its_stderr_and_stdout_advice() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("a.yaml", &scenario("A", "required", "x"))]);
+    let start = |script: &str| {
+        let command = format!("sh -c '{script}'");
+        let output = toolpass(dir.path(), &["run", "--scenarios", ".", "--impl", &command]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let err = start("echo run just adapter-setup first >&2; exit 1");
+    assert!(
+        err.contains(
+            "initialize: the implementation exited before answering (exit status: 1)\n\
+             stderr (tail):\n  | run just adapter-setup first\n"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("not JSON"), "{err}");
+
+    let err = start("exit 3");
+    assert!(
+        err.contains("(exit status: 3)\nstderr: (nothing)\n"),
+        "{err}"
+    );
+
+    let err = start("echo Loading config...; sleep 5");
+    assert!(
+        err.contains(
+            "stdout carried `Loading config...`, which is not JSON: stdout is for protocol \
+             messages only; write logs and diagnostics to stderr"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn help_names_every_subcommand() {
     let dir = tempfile::tempdir().unwrap();
     let output = toolpass(dir.path(), &["--help"]);
@@ -344,16 +380,63 @@ fn list_refuses_a_bad_glob_and_an_unknown_level() {
 }
 
 #[test]
-fn list_reports_a_broken_scenario_like_validate() {
+fn list_reports_a_broken_scenario_like_validate_but_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("s/edit/broken.yaml", BROKEN)]);
     let output = toolpass(dir.path(), &["list", "--scenarios", "s"]);
-    assert_eq!(output.status.code(), Some(1));
+    // `validate` checks the files (1 = they fail); `list` only needs them.
+    assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).starts_with("s/edit/broken.yaml:3:8: "),
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn run_exits_2_when_the_runner_cannot_work_not_1_like_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[("s/edit/broken.yaml", BROKEN), ("good/a.yaml", VALID)],
+    );
+
+    let output = toolpass(dir.path(), &["run", "--scenarios", "s"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("s/edit/broken.yaml:3:8: "),
+        "{}",
+        stderr(&output)
+    );
+
+    for command in ["run", "validate", "list"] {
+        let output = toolpass(dir.path(), &[command, "--scenarios", "nowhere"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{command}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            stderr(&output),
+            "toolpass: --scenarios nowhere: no such directory\n",
+            "{command}"
+        );
+    }
+
+    let with_list = |file: &str| {
+        let args = ["run", "--scenarios", "good", "--expected-failures", file];
+        let output = toolpass(dir.path(), &args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        stderr(&output)
+    };
+    assert_eq!(
+        with_list("missing.yaml"),
+        "missing.yaml: no such expected-failures file (add --fix to create it from this run)\n"
+    );
+    write(dir.path(), &[("broken-xfail.yaml", "- id: [x]\n")]);
+    let err = with_list("broken-xfail.yaml");
+    assert!(err.starts_with("broken-xfail.yaml:1:"), "{err}");
 }
 
 #[test]

@@ -35,8 +35,23 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
         ],
     ));
     assert_eq!(code, Some(0), "{out}{err}");
+    // Not a terminal: a line per implementation and round, as it ends.
+    let rounds: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("toolpass bench: round "))
+        .collect();
+    assert_eq!(rounds.len(), 6, "{err}");
+    assert!(
+        rounds[0].starts_with(
+            "toolpass bench: round 1/3 (warm-up) · toolpass-reference: 2 scenarios in "
+        ),
+        "{err}"
+    );
     assert!(out.contains("2 rounds after 1 warm-up"), "{out}");
-    assert!(out.contains("on the scenario steps both called"), "{out}");
+    assert!(
+        out.contains("on the scenario steps both called and both passed"),
+        "{out}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
     assert_eq!(json["implementations"].as_array().unwrap().len(), 2);
@@ -73,4 +88,25 @@ fn bench_refuses_an_empty_selection_and_a_bad_spread_limit() {
     ));
     assert_eq!(code, Some(2));
     assert!(err.contains("--spread-limit"), "{err}");
+}
+
+#[test]
+fn bench_with_an_implementation_dying_at_start_shows_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/a.yaml", SUITE)]);
+    let (code, _, err) = parts(toolpass(
+        dir.path(),
+        &[
+            "bench",
+            "--scenarios",
+            "s",
+            "--impl",
+            "sh -c 'echo adapter not set up >&2; exit 1'",
+        ],
+    ));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("stderr (tail):\n  | adapter not set up\n"),
+        "{err}"
+    );
 }

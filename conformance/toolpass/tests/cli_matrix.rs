@@ -63,7 +63,7 @@ fn matrix_writes_the_page_the_table_and_one_badge_per_implementation() {
         "{markdown}"
     );
     assert!(
-        markdown.contains("1 of 3 scenarios do not pass everywhere"),
+        markdown.contains("1 of 3 scenarios does not pass everywhere"),
         "{markdown}"
     );
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();

@@ -53,7 +53,7 @@ fn a_passing_suite_exits_0_and_a_required_failure_exits_1_naming_file_and_line()
     let (code, out, err) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("required 1/1"), "{out}");
-    assert!(out.contains("1 scenarios: 1 pass in "), "{out}");
+    assert!(out.contains("1 scenario: 1 pass in "), "{out}");
     assert!(err.contains("running against toolpass-reference"), "{err}");
 
     let dir = suite(&[("s/ok.yaml", PASSES), ("s/bad.yaml", FAILS)]);
@@ -152,7 +152,7 @@ fn impl_name_runs_an_adapter_and_an_unknown_name_lists_the_adapters() {
         "reference-again --mcp --root {root}",
     ]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("1 scenarios: 1 pass"), "{out}");
+    assert!(out.contains("1 scenario: 1 pass"), "{out}");
     let (code, _, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "no-such-peer"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no adapter `no-such-peer` under"), "{err}");
@@ -168,7 +168,10 @@ fn record_writes_expectations_that_the_next_run_passes() {
     let (code, out, err) = toolpass(dir.path(), &["record", "s/rec.yaml"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(
-        out.contains("2 expectation(s) recorded, and the final sandbox"),
+        out.contains(
+            "2 expectations recorded, and the final sandbox as an expect_files step; \
+             the scenario's verdict: pass\n"
+        ),
         "{out}"
     );
     let recorded = std::fs::read_to_string(dir.path().join("s/rec.yaml")).unwrap();

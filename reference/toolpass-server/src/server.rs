@@ -11,9 +11,9 @@ use std::path::Path;
 use serde_json::Value;
 use toolpass_protocol::method::{self, Method};
 use toolpass_protocol::{
-    EmptyResult, Feature, Implementation, InitializeResult, Message, Outcome, PROTOCOL_VERSION,
-    Request, RequestId, Response, ResponseError, ServerCapabilities, SessionId, SessionOpenResult,
-    ToolpassCapability, ToolsCapability, ToolsListResult, write_message, write_result,
+    EmptyResult, Feature, Implementation, InitializeResult, Message, Outcome, Request, RequestId,
+    Response, ResponseError, ServerCapabilities, SessionId, SessionOpenResult, ToolpassCapability,
+    ToolsCapability, ToolsListResult, write_message, write_result,
 };
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::session::{Session, SessionConfig};
@@ -132,7 +132,11 @@ impl Server {
     }
 
     fn initialize(&self, request: &Request) -> Result<Value, ResponseError> {
-        let _params = request.params::<method::Initialize>()?;
+        let params = request.params::<method::Initialize>()?;
+        // An MCP client gets the MCP version it asked for (or the newest
+        // this server supports); another toolpass major is refused.
+        let negotiated =
+            toolpass_protocol::negotiate(&params.protocol_version, self.mode == Mode::Toolpass)?;
         let toolpass = (self.mode == Mode::Toolpass).then(|| {
             // The scheduler spills large outputs to files (persistedOutputPath).
             let mut features = vec![Feature::Sessions, Feature::PriorRead, Feature::SpillFiles];
@@ -144,7 +148,7 @@ impl Server {
             ToolpassCapability::new(features)
         });
         encode::<method::Initialize>(&InitializeResult {
-            protocol_version: PROTOCOL_VERSION.to_owned(),
+            protocol_version: negotiated.protocol_version().to_owned(),
             server_info: Implementation {
                 name: SERVER_NAME.to_owned(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),

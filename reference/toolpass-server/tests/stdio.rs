@@ -617,3 +617,57 @@ fn every_edit_error_code_over_stdio() {
     );
     assert_eq!(fs::read_to_string(&file).unwrap(), "one one\n");
 }
+
+/// `initialize` asking for `version`, the whole reply.
+fn initialize_as(server: &mut Server, version: &str) -> Value {
+    server.request(
+        "initialize",
+        json!({"protocolVersion": version, "clientInfo": {"name": "test", "version": "0"}, "capabilities": {}}),
+    )
+}
+
+#[test]
+fn mcp_versions_are_negotiated_as_mcp_says_in_both_modes() {
+    let (_dir, root) = sandbox();
+    let root_arg = root.to_str().unwrap();
+    for args in [&["--mcp", "--root", root_arg][..], &[][..]] {
+        // A supported version is answered with itself; another one with the
+        // newest supported (the client decides whether it can go on).
+        for (asked, answered) in [
+            ("2025-06-18", "2025-06-18"),
+            ("2025-11-25", "2025-11-25"),
+            ("2024-11-05", "2025-11-25"),
+        ] {
+            let mut server = Server::start(args);
+            let reply = initialize_as(&mut server, asked);
+            assert_eq!(
+                reply["result"]["protocolVersion"], answered,
+                "{args:?}: {reply}"
+            );
+        }
+    }
+    // The runner's toolpass/1 gets toolpass/1 from the toolpass mode, and
+    // the newest MCP version from the plain MCP mode, as from any MCP server.
+    let mut server = Server::start(&["--mcp", "--root", root_arg]);
+    let reply = initialize_as(&mut server, "toolpass/1");
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25", "{reply}");
+    let mut server = Server::start(&[]);
+    let reply = initialize_as(&mut server, "toolpass/1");
+    assert_eq!(reply["result"]["protocolVersion"], "toolpass/1", "{reply}");
+}
+
+#[test]
+fn another_toolpass_major_is_refused_naming_the_supported_versions() {
+    let mut server = Server::start(&[]);
+    let reply = initialize_as(&mut server, "toolpass/9");
+    assert!(reply.get("result").is_none(), "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(
+        reply["error"]["data"],
+        json!({"supported": ["toolpass/1", "2025-11-25", "2025-06-18"], "requested": "toolpass/9"})
+    );
+    // The refusal leaves the server able to answer a version it speaks.
+    let reply = initialize_as(&mut server, "toolpass/1");
+    assert_eq!(reply["result"]["protocolVersion"], "toolpass/1", "{reply}");
+    assert!(server.finish().success());
+}

@@ -6,6 +6,7 @@ mod exchange;
 mod framing;
 mod implementing;
 mod mcp;
+mod negotiation;
 mod outcome;
 mod roundtrip;
 mod schemas;

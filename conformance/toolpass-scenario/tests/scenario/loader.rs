@@ -344,3 +344,50 @@ fn called_tools_are_the_calls_less_the_excluded_and_disabled_ones() {
         "deferred tools show only once revealed"
     );
 }
+
+#[test]
+fn every_schema_problem_of_a_file_is_reported_each_at_its_position() {
+    // Three problems serde alone would stop at the first of: an unknown
+    // top-level key, a typo in one step, a wrong type in another; and a
+    // validation problem above them all (an unknown feature).
+    let yaml = "title: t\nspec: s\nrequires: [prior_reed]\nlevl: required\nsteps:\n  - call: read_file\n    arg: {a: 1}\n  - call: edit\n    expect: {status: success}\n  - call: glob\n    args: [a]\n";
+    let report = check(yaml);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 4, "{report}");
+    assert!(
+        lines[0].starts_with("area/bad.yaml:3:12: unknown feature `prior_reed`"),
+        "{report}"
+    );
+    assert!(
+        lines[1].starts_with("area/bad.yaml:4:1: unknown key `levl`"),
+        "{report}"
+    );
+    assert_eq!(
+        &lines[2..],
+        [
+            "area/bad.yaml:6:5: unknown key `arg` in a `call` step (did you mean `args`?): it \
+             takes id, args, expect, level",
+            "area/bad.yaml:11:11: args must be a mapping of argument names to values",
+        ],
+        "{report}"
+    );
+}
+
+#[test]
+fn a_yaml_syntax_error_stays_one_problem() {
+    let report = check("title: t\nspec: s\nsteps:\n  - call: [x\n  levl: 1\n");
+    assert_eq!(report.lines().count(), 1, "{report}");
+}
+
+#[test]
+fn blanking_a_step_that_defines_a_capture_reports_nothing_it_caused() {
+    // The broken first step defines nothing the reader could still see, so
+    // the second step's `{path}` would look undefined: that is not reported.
+    let yaml = "title: t\nspec: s\nsteps:\n  - capture: {from: llm, regex: \"(?P<path>.*)\"}\n    bogus: 1\n  - call: read_file\n    args: {file_path: \"{path}\"}\n";
+    let report = check(yaml);
+    assert_eq!(report.lines().count(), 1, "{report}");
+    assert!(
+        report.starts_with("area/bad.yaml:4:5: unknown key `bogus` in a `capture` step"),
+        "{report}"
+    );
+}

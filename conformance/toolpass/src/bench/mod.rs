@@ -10,8 +10,10 @@
 //! interleaved way.
 //!
 //! Per tool: p50 and p99 of each implementation's calls, and its ratio to
-//! the first implementation over the calls both made (the same scenario
-//! step), so a peer that skips scenarios is compared on what it ran. A
+//! the first implementation over the calls both made and both passed (the
+//! same scenario step), so a peer that skips scenarios is compared on what
+//! it ran, and one that fails a step at once (a wrong answer is quick) is
+//! not ranked faster for it. A
 //! tool whose round medians spread more than [`BenchConfig::spread_limit`]
 //! is flagged: the figures of a noisy machine are not to be trusted.
 
@@ -115,20 +117,58 @@ pub struct ToolCell {
 /// The name of the row over every call.
 pub const ALL_TOOLS: &str = "all tools";
 
-/// One call: which scenario step, which tool, how long.
+/// One call: which scenario step, which tool, how long, and whether its
+/// step passed.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Sample {
     pub(crate) key: (String, usize),
     pub(crate) tool: String,
     pub(crate) round: u32,
     pub(crate) elapsed: Duration,
+    pub(crate) passed: bool,
 }
 
-/// Runs the bench: start-ups, then the rounds.
+/// How far a bench has got, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub enum BenchEvent<'a> {
+    /// A start-up was timed: `done` of `total`.
+    Startup {
+        /// Start-ups timed so far, warm-up ones included.
+        done: usize,
+        /// Start-ups to time in all.
+        total: usize,
+    },
+    /// One implementation's round begins.
+    Round {
+        /// The round, from 1, warm-up rounds first.
+        round: u32,
+        /// Rounds in all, warm-up ones included.
+        rounds: u32,
+        /// Whether its times are discarded.
+        warmup: bool,
+        /// The implementation's name (`serverInfo.name`).
+        implementation: &'a str,
+    },
+    /// A scenario of the round finished.
+    Scenario,
+    /// The round ended.
+    RoundDone {
+        /// The implementation's name.
+        implementation: &'a str,
+        /// Its wall time.
+        elapsed: Duration,
+        /// Scenarios run.
+        scenarios: usize,
+    },
+}
+
+/// Runs the bench: start-ups, then the rounds, telling `on_event` how far
+/// it has got.
 pub async fn bench(
     supervisors: &[Supervisor],
     scenarios: &[Scenario],
     config: &BenchConfig,
+    on_event: impl Fn(BenchEvent<'_>) + Sync,
 ) -> Result<Bench, StartError> {
     let scratch = tempfile::tempdir().map_err(|e| {
         StartError::new(
@@ -138,8 +178,10 @@ pub async fn bench(
     })?;
     let mut infos = vec![None; supervisors.len()];
     let mut startups = vec![Vec::new(); supervisors.len()];
+    let startup_rounds = config.warmup + config.startups.max(1);
+    let mut started_up = 0;
     // The first start-ups of each (cold caches, a first JIT) are warm-up too.
-    for n in 0..config.warmup + config.startups.max(1) {
+    for n in 0..startup_rounds {
         for i in rotation(supervisors.len(), n) {
             if config.interrupt.is_set() {
                 break;
@@ -153,6 +195,11 @@ pub async fn bench(
                 infos[i] = Some(connection.peer().server_info().clone());
             }
             connection.close().await;
+            started_up += 1;
+            on_event(BenchEvent::Startup {
+                done: started_up,
+                total: startup_rounds as usize * supervisors.len(),
+            });
         }
     }
     let run = RunConfig {
@@ -166,9 +213,28 @@ pub async fn bench(
         interrupt: config.interrupt.clone(),
     };
     let mut samples = vec![Vec::new(); supervisors.len()];
-    for round in 0..config.warmup + config.rounds.max(1) {
+    let rounds = config.warmup + config.rounds.max(1);
+    for round in 0..rounds {
         for i in rotation(supervisors.len(), round) {
-            let results = crate::run::run(&supervisors[i], scenarios, &run, |_| {}).await;
+            let name = infos[i].as_ref().map_or("", |info| info.name.as_str());
+            on_event(BenchEvent::Round {
+                round: round + 1,
+                rounds,
+                warmup: round < config.warmup,
+                implementation: name,
+            });
+            let started = Instant::now();
+            let results = crate::run::run(&supervisors[i], scenarios, &run, |event| {
+                if matches!(event, crate::run::Event::Finished(_)) {
+                    on_event(BenchEvent::Scenario);
+                }
+            })
+            .await;
+            on_event(BenchEvent::RoundDone {
+                implementation: name,
+                elapsed: started.elapsed(),
+                scenarios: results.len(),
+            });
             if round >= config.warmup {
                 samples[i].extend(samples_of(&results, round - config.warmup));
             }
@@ -216,11 +282,13 @@ fn samples_of(results: &[ScenarioResult], round: u32) -> impl Iterator<Item = Sa
     results.iter().flat_map(move |result| {
         result.observed.iter().filter_map(move |observed| {
             let timing = observed.timing.as_ref()?;
+            let step = result.steps.iter().find(|s| s.index == observed.step);
             Some(Sample {
                 key: (result.id.clone(), observed.step),
                 tool: timing.tool.clone(),
                 round,
                 elapsed: timing.elapsed,
+                passed: step.is_some_and(|s| s.verdict == crate::run::Verdict::Pass),
             })
         })
     })
@@ -268,14 +336,21 @@ pub(crate) fn tabulate(
     (rows, warnings)
 }
 
-/// p50 over the first's p50, on the scenario steps both called.
+/// p50 over the first's p50, on the scenario steps both called and both
+/// passed.
 fn common_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<f64> {
-    let theirs: BTreeSet<&(String, usize)> = first.iter().map(|s| &s.key).collect();
-    let ours: BTreeSet<&(String, usize)> = mine.iter().map(|s| &s.key).collect();
-    let pick = |samples: &[&Sample], other: &BTreeSet<&(String, usize)>| -> Vec<Duration> {
+    let passed = |samples: &[&Sample]| -> BTreeSet<(String, usize)> {
         samples
             .iter()
-            .filter(|s| other.contains(&s.key))
+            .filter(|s| s.passed)
+            .map(|s| s.key.clone())
+            .collect()
+    };
+    let (theirs, ours) = (passed(first), passed(mine));
+    let pick = |samples: &[&Sample], other: &BTreeSet<(String, usize)>| -> Vec<Duration> {
+        samples
+            .iter()
+            .filter(|s| s.passed && other.contains(&s.key))
             .map(|s| s.elapsed)
             .collect()
     };

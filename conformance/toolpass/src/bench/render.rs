@@ -71,7 +71,7 @@ pub fn text(bench: &Bench) -> String {
     if bench.implementations.len() > 1 {
         let _ = writeln!(
             out,
-            "\nratios (×) are p50 over {first}'s p50, on the scenario steps both called"
+            "\nratios (×) are p50 over {first}'s p50, on the scenario steps both called and both passed"
         );
     }
     if !bench.warnings.is_empty() {
@@ -110,11 +110,19 @@ fn ms(value: f64) -> String {
     }
 }
 
-fn short_times(ratio: f64) -> String {
-    if ratio >= 10.0 {
+/// A ratio with two significant digits or so, never rounded to `0.0×`: a
+/// tiny one is `<0.01×`, one that could not be computed `–`.
+pub(crate) fn short_times(ratio: f64) -> String {
+    if !ratio.is_finite() {
+        "–".to_owned()
+    } else if ratio >= 10.0 {
         format!("{ratio:.0}×")
-    } else {
+    } else if ratio >= 1.0 {
         format!("{ratio:.1}×")
+    } else if ratio >= 0.01 {
+        format!("{ratio:.2}×")
+    } else {
+        "<0.01×".to_owned()
     }
 }
 

@@ -14,6 +14,7 @@ fn sample(scenario: &str, step: usize, tool: &str, round: u32, millis: u64) -> S
         tool: tool.into(),
         round,
         elapsed: ms(millis),
+        passed: true,
     }
 }
 
@@ -127,10 +128,62 @@ fn the_text_names_each_implementation_and_the_ratio_basis() {
     let text = render::text(&bench);
     assert!(text.contains("3 rounds after 1 warm-up"), "{text}");
     assert!(text.contains("25.0 / 25.0 (1) 25×"), "{text}");
-    assert!(text.contains("on the scenario steps both called"), "{text}");
+    assert!(
+        text.contains("on the scenario steps both called and both passed"),
+        "{text}"
+    );
     assert!(text.contains("warning: 1 figure is not stable"), "{text}");
     assert!(
         text.ends_with("\n  peer start-up: 1.000–1.800 ms, spread 80% > 25%\n"),
         "{text}"
+    );
+}
+
+/// The rows of a reference's and a peer's samples.
+fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
+    tabulate(
+        &[first, peer],
+        &[timed("ref"), timed("peer")],
+        &BenchConfig::default(),
+    )
+}
+
+#[test]
+fn ratios_leave_out_the_steps_either_implementation_failed() {
+    // The peer fails `b#1` at once (a wrong answer is fast): counted in its
+    // own figures, but not in the ratio, which would rank it faster.
+    let first = vec![
+        sample("a", 1, "read_file", 0, 2),
+        sample("b", 1, "read_file", 0, 2),
+    ];
+    let mut wrong = sample("b", 1, "read_file", 0, 0);
+    wrong.passed = false;
+    let peer = vec![sample("a", 1, "read_file", 0, 4), wrong];
+    let (rows, _) = ref_and_peer(first.clone(), peer);
+    let read = rows[0].cells[1].as_ref().unwrap();
+    assert_eq!(read.stats.count, 2);
+    assert_eq!(read.ratio, Some(2.0));
+
+    // And the first's failures are left out the same way.
+    let mut failing_first = first;
+    failing_first[0].passed = false;
+    let peer = vec![
+        sample("a", 1, "read_file", 0, 40),
+        sample("b", 1, "read_file", 0, 4),
+    ];
+    let (rows, _) = ref_and_peer(failing_first, peer);
+    assert_eq!(rows[0].cells[1].as_ref().unwrap().ratio, Some(2.0));
+}
+
+#[test]
+fn a_ratio_is_never_printed_as_zero() {
+    use super::render::short_times;
+    let shown: Vec<String> = [70.4, 4.14, 0.123, 0.05, 0.004, 0.0, f64::NAN]
+        .into_iter()
+        .map(short_times)
+        .collect();
+    assert_eq!(
+        shown,
+        ["70×", "4.1×", "0.12×", "0.05×", "<0.01×", "<0.01×", "–"]
     );
 }

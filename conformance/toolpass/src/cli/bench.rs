@@ -12,6 +12,7 @@ use toolpass::bench::{self, BenchConfig, render};
 use toolpass::run::Interrupt;
 use toolpass::{Options, Supervisor};
 
+use super::bench_progress::BenchProgress;
 use super::filter::FilterArgs;
 use super::run::implementation;
 use super::scenarios::{self, ScenarioDirs};
@@ -85,8 +86,19 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let work = bench::bench(&supervisors, &scenarios, &config);
-    let result = match super::signals::block_on(&runtime, interrupter, work)? {
+    let rounds = (config.warmup + config.rounds) as usize;
+    let progress = BenchProgress::new(scenarios.len() * supervisors.len() * rounds);
+    let work = async {
+        bench::bench(&supervisors, &scenarios, &config, |event| {
+            progress.show(event);
+        })
+        .await
+        // A start that fails says why, with the implementation's stderr.
+        .map_err(|e| anyhow::anyhow!(e.details()))
+    };
+    let finished = super::signals::block_on(&runtime, interrupter, work);
+    progress.finish();
+    let result = match finished? {
         Ok(result) => result,
         Err(caught) => return Ok(caught.exit()),
     };

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::Args;
 use toolpass::matrix::{Matrix, badge, html, markdown};
 use toolpass::report::read;
+use toolpass::report::text::counted;
 
 #[derive(Debug, Args)]
 pub(super) struct MatrixArgs {
@@ -42,9 +43,9 @@ pub(super) fn run(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         std::io::stdout().lock(),
-        "{} scenarios × {} implementations: {}",
-        matrix.rows.len(),
-        matrix.columns.len(),
+        "{} × {}: {}",
+        counted(matrix.rows.len(), "scenario", "scenarios"),
+        counted(matrix.columns.len(), "implementation", "implementations"),
         args.out.display()
     )
     .context("failed to write to stdout")?;

@@ -1,11 +1,15 @@
 //! The subcommands and their flags (clap derive), and the dispatch from a
 //! parsed command line to the code that carries it out.
 //!
-//! Exit codes: 0 success, 1 the input is wrong (a scenario fails to load;
-//! for `diff`, something is newly failing), 2 the runner itself could not
-//! do what was asked (for `diff`, a report cannot be read).
+//! Exit codes: 0 success, 1 what was checked fails (`run`: a required
+//! failure, an xpass, a stale expected failure; `validate`: a broken
+//! scenario; `diff`: something newly failing), 2 the runner itself could
+//! not do what was asked (a missing `--scenarios` directory, a scenario
+//! or expected-failures file that does not load, a report that cannot be
+//! read or written).
 
 mod bench;
+mod bench_progress;
 mod diff;
 mod filter;
 mod list;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use toolpass::report::text::printable;
+use toolpass::report::text::{counted, printable};
 use toolpass::run::{Interrupt, RunConfig, Verdict};
 use toolpass::{Options, Supervisor};
 use toolpass_scenario::load_file;
@@ -39,7 +39,7 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         Err(errors) => {
             let lines: Vec<String> = errors.errors().iter().map(ToString::to_string).collect();
             super::report_load_errors(&lines)?;
-            return Ok(ExitCode::from(1));
+            return Ok(ExitCode::from(2));
         }
     };
     let text = std::fs::read_to_string(&args.file)
@@ -92,9 +92,9 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     write(
         &mut stdout,
         format!(
-            "{}: {} expectation(s) recorded{}; the run {}",
+            "{}: {} recorded{}; the scenario's verdict: {}",
             args.file.display(),
-            recorded.expectations,
+            counted(recorded.expectations, "expectation", "expectations"),
             if recorded.files_step {
                 ", and the final sandbox as an expect_files step"
             } else {
@@ -109,7 +109,10 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     if args.bless {
         write(
             &mut stdout,
-            format!("  --bless: {} snapshot file(s) written", result.blessed),
+            format!(
+                "  --bless: {} written",
+                counted(result.blessed, "snapshot file", "snapshot files")
+            ),
         )?;
     }
     Ok(ExitCode::SUCCESS)

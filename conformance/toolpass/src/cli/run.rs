@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::ExpectedFailures;
-use toolpass::report::text::printable_line;
+use toolpass::report::text::{counted, printable_line};
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
@@ -51,7 +51,8 @@ pub(super) struct RunArgs {
     repeat: u32,
     /// The known failures (YAML): listed failures are `xfail`; an unlisted
     /// required failure, a listed entry that passes, fails differently or
-    /// is skipped fails the run.
+    /// is skipped fails the run. The file must exist (exit 2 otherwise),
+    /// unless --fix is to create it.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
     /// Rewrite the --expected-failures file from this run (refused on a
@@ -86,13 +87,21 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let expected = match &args.expected_failures {
-        Some(path) => match ExpectedFailures::load(path) {
-            Ok(expected) => Some(expected),
-            Err(error) => {
-                super::report_load_errors(&[error])?;
-                return Ok(ExitCode::from(1));
+        Some(path) => {
+            let loaded = if args.fix {
+                ExpectedFailures::load_or_empty(path)
+            } else {
+                ExpectedFailures::load(path)
+            };
+            match loaded {
+                Ok(expected) => Some(expected),
+                Err(error) => {
+                    // The runner cannot judge against a list it cannot read.
+                    super::report_load_errors(&[error])?;
+                    return Ok(ExitCode::from(2));
+                }
             }
-        },
+        }
         None => None,
     };
     let (interrupter, interrupt) = Interrupt::new();
@@ -154,9 +163,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
     let mut stdout = args.reports.text_output();
-    for result in &results {
-        write!(stdout, "{}", text::scenario(result, style)).context("failed to write to stdout")?;
-    }
+    write!(stdout, "{}", text::scenarios(&results, style)).context("failed to write to stdout")?;
     write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
     if args.keep {
         writeln!(stdout, "--keep: the sandboxes are left in place:")
@@ -175,8 +182,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if args.bless {
         let blessed: usize = results.iter().map(|r| r.blessed).sum();
-        writeln!(stdout, "--bless: {blessed} snapshot file(s) written")
-            .context("failed to write to stdout")?;
+        let blessed = counted(blessed, "snapshot file", "snapshot files");
+        writeln!(stdout, "--bless: {blessed} written").context("failed to write to stdout")?;
     }
     let info = reports::info(
         &config,
@@ -284,7 +291,10 @@ pub(super) async fn probe(
         .implementation()
         .needs_root()
         .then(|| scratch.path());
-    let connection = supervisor.connect(root).await?;
+    let connection = supervisor
+        .connect(root)
+        .await
+        .map_err(|e| anyhow::anyhow!(e.details()))?;
     let peer = connection.peer();
     let info = peer.server_info().clone();
     #[allow(clippy::print_stderr)] // The run's header, beside the progress lines.

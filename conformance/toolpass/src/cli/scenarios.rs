@@ -55,11 +55,20 @@ fn builtin_dir() -> PathBuf {
 }
 
 /// Every scenario of every directory, sorted by id; or one
-/// `path:line:column: message` line per problem.
-pub(super) fn load(dirs: &ScenarioDirs) -> Result<Vec<Scenario>, Vec<String>> {
+/// `path:line:column: message` line per problem. A `--scenarios` that is no
+/// directory is the outer error: there is nothing to check, so the command
+/// could not work (exit 2), which is not a broken scenario.
+pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Vec<Scenario>, Vec<String>>> {
+    let dirs = dirs.dirs();
+    if let Some(missing) = dirs.iter().find(|dir| !dir.is_dir()) {
+        anyhow::bail!(
+            "--scenarios {}: no such directory",
+            toolpass::report::text::printable_line(&missing.display().to_string())
+        );
+    }
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
-    for dir in dirs.dirs() {
+    for dir in dirs {
         match load_dir(&dir) {
             Ok(loaded) => scenarios.extend(loaded),
             Err(e) => errors.extend(e.errors().iter().map(ToString::to_string)),
@@ -80,28 +89,29 @@ pub(super) fn load(dirs: &ScenarioDirs) -> Result<Vec<Scenario>, Vec<String>> {
     }
     if errors.is_empty() {
         scenarios.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok(scenarios)
+        Ok(Ok(scenarios))
     } else {
-        Err(errors)
+        Ok(Err(errors))
     }
 }
 
 /// The scenarios of `dirs` that `filter` selects, sorted by id; or, when a
-/// file does not load, the exit code after reporting every problem.
+/// file does not load, the exit code after reporting every problem: 2, the
+/// runner could not work (1 would read as the implementation failing).
 pub(super) fn select(
     dirs: &ScenarioDirs,
     filter: &super::filter::FilterArgs,
 ) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
     // A bad glob is reported before the scenarios are read.
     let filter = filter.compile()?;
-    match load(dirs) {
+    match load(dirs)? {
         Ok(scenarios) => Ok(Ok(scenarios
             .into_iter()
             .filter(|s| filter.matches(s))
             .collect())),
         Err(errors) => {
             super::report_load_errors(&errors)?;
-            Ok(Err(std::process::ExitCode::from(1)))
+            Ok(Err(std::process::ExitCode::from(2)))
         }
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::report::text::counted;
 
 use super::scenarios::{self, ScenarioDirs};
 
@@ -16,10 +17,14 @@ pub(super) struct ValidateArgs {
 }
 
 pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
-    match scenarios::load(&args.dirs) {
+    match scenarios::load(&args.dirs)? {
         Ok(scenarios) => {
-            writeln!(std::io::stdout(), "{} scenarios OK", scenarios.len())
-                .context("failed to write to stdout")?;
+            writeln!(
+                std::io::stdout(),
+                "{} OK",
+                counted(scenarios.len(), "scenario", "scenarios")
+            )
+            .context("failed to write to stdout")?;
             Ok(ExitCode::SUCCESS)
         }
         Err(errors) => {

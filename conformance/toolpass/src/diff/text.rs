@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::{Change, Diff, Kind, Run, State, StepChange};
-use crate::report::text::{Style, printable_line};
+use crate::report::text::{Style, counted, printable_line};
 use crate::run::Verdict;
 
 /// `diff` as text, ending in a newline.
@@ -77,14 +77,14 @@ fn heading_code(kind: Kind) -> &'static str {
 /// [`printable_line`].
 fn run_line(run: &Run) -> String {
     format!(
-        "{}: {} {}, runner {} ({}), started {}, {} results, {} in {:.2} s",
+        "{}: {} {}, runner {} ({}), started {}, {}, {} in {:.2} s",
         printable_line(&run.file),
         printable_line(&run.implementation.name),
         printable_line(&run.implementation.version),
         printable_line(&run.toolpass),
         printable_line(&run.protocol),
         printable_line(&run.started),
-        run.results,
+        counted(run.results, "result", "results"),
         if run.passed { "passed" } else { "failed" },
         run.duration_ms / 1000.0
     )

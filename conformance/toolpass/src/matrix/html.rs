@@ -10,6 +10,7 @@ use toolpass_scenario::Level;
 
 use super::{Cell, Column, Matrix, Row, anchor, score_text};
 use crate::report::junit::escape;
+use crate::report::text::counted;
 use crate::run::Verdict;
 
 const STYLE: &str = "
@@ -37,9 +38,9 @@ pub fn render(matrix: &Matrix) -> String {
     out.push_str("</style>\n</head>\n<body>\n<h1>toolpass conformance matrix</h1>\n");
     let _ = writeln!(
         out,
-        "<p>{} scenarios × {} implementations, from {}.</p>",
-        matrix.rows.len(),
-        matrix.columns.len(),
+        "<p>{} × {}, from {}.</p>",
+        counted(matrix.rows.len(), "scenario", "scenarios"),
+        counted(matrix.columns.len(), "implementation", "implementations"),
         matrix
             .columns
             .iter()

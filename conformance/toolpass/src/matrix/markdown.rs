@@ -8,6 +8,7 @@ use toolpass_scenario::Level;
 
 use super::{Matrix, score_text};
 use crate::report::markdown::{code, text};
+use crate::report::text::counted;
 use crate::run::Verdict;
 
 /// The Markdown for `matrix`.
@@ -62,9 +63,14 @@ fn differences(out: &mut String, matrix: &Matrix) {
     let rows: Vec<_> = matrix.rows.iter().filter(|r| Matrix::differs(r)).collect();
     let _ = writeln!(
         out,
-        "\n{} of {} scenarios do not pass everywhere (✅ pass, ❌ fail, ⚠️ xfail: a listed difference, ➖ skip, ❗ xpass, 💥 crash/timeout/error, – not run):\n",
+        "\n{} of {} {} everywhere (✅ pass, ❌ fail, ⚠️ xfail: a listed difference, ➖ skip, ❗ xpass, 💥 crash/timeout/error, – not run):\n",
         rows.len(),
-        matrix.rows.len()
+        counted(matrix.rows.len(), "scenario", "scenarios"),
+        if rows.len() == 1 {
+            "does not pass"
+        } else {
+            "do not pass"
+        }
     );
     if rows.is_empty() {
         return;

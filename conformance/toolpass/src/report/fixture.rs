@@ -39,7 +39,7 @@ fn ms(millis: u64) -> Duration {
     Duration::from_millis(millis)
 }
 
-fn step(
+pub(crate) fn step(
     index: usize,
     line: u32,
     label: &str,
@@ -58,7 +58,12 @@ fn step(
     }
 }
 
-fn scenario(id: &str, level: Level, verdict: Verdict, steps: Vec<StepResult>) -> ScenarioResult {
+pub(crate) fn scenario(
+    id: &str,
+    level: Level,
+    verdict: Verdict,
+    steps: Vec<StepResult>,
+) -> ScenarioResult {
     ScenarioResult {
         id: id.into(),
         path: Some(PathBuf::from(format!("scenarios/{id}.yaml"))),

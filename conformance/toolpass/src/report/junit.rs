@@ -1,11 +1,17 @@
 //! `--junit`: JUnit XML for CI test tabs. One `<testsuite>` per area (the
 //! first segment of the id), one `<testcase>` per scenario result.
 //!
-//! fail and xpass are `<failure>`s; error, timeout, crash and
-//! protocol_error are `<error>`s, each with the text report's block as its
-//! body; a skip is `<skipped>` with its reason; an xfail passes, with a
-//! `<system-out>` note, and so does a failing pending scenario (run, not
-//! scored: it does not fail the run, so it must not turn a CI tab red).
+//! A test case fails exactly when the exit code counts it, so a CI tab is
+//! red exactly when the run is: a required-level fail and an xpass are
+//! `<failure>`s, a required-level error, timeout, crash or protocol_error
+//! an `<error>`, each with the text report's block as its body. A failure
+//! at another level is scored but leaves the exit code alone: it passes,
+//! its level and verdict as `<properties>` and the block as `<system-out>`;
+//! so do an xfail and a failing pending scenario (run, not scored). A skip
+//! is `<skipped>` with its reason. The run's other problems (expected-failure
+//! entries that fail differently, were skipped or name no scenario;
+//! nondeterministic repetitions) are a `<failure>` each in a last suite,
+//! `toolpass`.
 //! Times are in seconds: each suite's is the sum of its scenarios', the
 //! whole run's is its wall time (workers run in parallel).
 
@@ -15,6 +21,7 @@ use std::time::Duration;
 
 use toolpass_scenario::Level;
 
+use super::summary::run_failure;
 use super::text::{self, Style, push_code};
 use super::{Report, rfc3339};
 use crate::run::{ScenarioResult, Verdict};
@@ -36,7 +43,14 @@ pub fn render(report: &Report<'_>) -> String {
         "toolpass: {} {}",
         implementation.name, implementation.version
     );
+    let others = report
+        .summary
+        .problems
+        .get(..report.summary.other_problems)
+        .unwrap_or_default();
     let mut counts = Counts::of(report.results.iter());
+    counts.tests += others.len();
+    counts.failures += others.len();
     counts.time = report.summary.duration;
     let _ = writeln!(
         out,
@@ -56,7 +70,33 @@ pub fn render(report: &Report<'_>) -> String {
         }
         out.push_str("  </testsuite>\n");
     }
+    if !others.is_empty() {
+        out.push_str(&problems_suite(others, &timestamp));
+    }
     out.push_str("</testsuites>\n");
+    out
+}
+
+/// The suite of the run's problems that are no result's own failure, a
+/// test case each, named by the problem's subject (`file:line:col` of an
+/// expected-failures entry, or the scenario id).
+fn problems_suite(problems: &[String], timestamp: &str) -> String {
+    let mut out = format!(
+        "  <testsuite name=\"toolpass\" timestamp=\"{timestamp}\" tests=\"{0}\" failures=\"{0}\" \
+         errors=\"0\" skipped=\"0\" time=\"0.000\">\n",
+        problems.len()
+    );
+    for problem in problems {
+        let subject = problem.split(": ").next().unwrap_or(problem);
+        let _ = write!(
+            out,
+            "    <testcase classname=\"toolpass\" name=\"{}\" time=\"0.000\">\n      \
+             <failure message=\"{}\" type=\"problem\"/>\n    </testcase>\n",
+            escape(subject, true),
+            escape(problem, true)
+        );
+    }
+    out.push_str("  </testsuite>\n");
     out
 }
 
@@ -108,17 +148,18 @@ enum Kind {
 }
 
 impl Kind {
+    /// What the exit code makes of the result ([`run_failure`]: a
+    /// required-level failure or an xpass), then which element says so.
     fn of(result: &ScenarioResult) -> Kind {
-        if result.level == Level::Pending && result.verdict != Verdict::Skip {
+        if result.verdict == Verdict::Skip {
+            return Kind::Skipped;
+        }
+        if result.level == Level::Pending || run_failure(result).is_none() {
             return Kind::Passed;
         }
         match result.verdict {
-            Verdict::Pass | Verdict::Xfail => Kind::Passed,
             Verdict::Fail | Verdict::Xpass => Kind::Failure,
-            Verdict::Skip => Kind::Skipped,
-            Verdict::Error | Verdict::Timeout | Verdict::Crash | Verdict::ProtocolError => {
-                Kind::Error
-            }
+            _ => Kind::Error,
         }
     }
 }
@@ -138,12 +179,25 @@ fn testcase(result: &ScenarioResult, area: &str, repeated: bool) -> String {
     let element = match Kind::of(result) {
         Kind::Passed if result.verdict == Verdict::Pass => return out + "/>\n",
         Kind::Passed => {
+            let level = result.failed_level().unwrap_or(result.level);
             let note = if result.verdict == Verdict::Xfail {
-                "expected failure (listed)"
+                "expected failure (listed)".to_owned()
+            } else if result.level == Level::Pending {
+                "pending scenario (not scored)".to_owned()
             } else {
-                "pending scenario (not scored)"
+                format!(
+                    "{} at {} level (scored; only required failures fail the run)",
+                    result.verdict.as_str(),
+                    level.as_str()
+                )
             };
-            format!("<system-out>{note}:\n{}</system-out>", block())
+            format!(
+                "<properties><property name=\"level\" value=\"{}\"/><property name=\"verdict\" \
+                 value=\"{}\"/></properties>\n      <system-out>{note}:\n{}</system-out>",
+                level.as_str(),
+                result.verdict.as_str(),
+                block()
+            )
         }
         Kind::Skipped => format!("<skipped message=\"{message}\"/>"),
         kind => {
@@ -299,7 +353,7 @@ mod tests {
                 root.get("errors"),
                 root.get("skipped")
             ),
-            ("9", "2", "4", "1")
+            ("9", "2", "2", "1")
         );
         let suites: Vec<&str> = named("testsuite").map(|e| e.get("name")).collect();
         assert_eq!(suites, ["edit", "grep", "mcp", "read", "shell", "tools"]);
@@ -310,9 +364,9 @@ mod tests {
         );
         assert_eq!(named("testcase").count(), 9);
         assert_eq!(named("failure").count(), 2);
-        assert_eq!(named("error").count(), 4);
+        assert_eq!(named("error").count(), 2);
         assert_eq!(named("skipped").count(), 1);
-        assert_eq!(named("system-out").count(), 1);
+        assert_eq!(named("system-out").count(), 3);
         let case = named("testcase").next().unwrap();
         assert_eq!(
             (
@@ -327,7 +381,16 @@ mod tests {
 
     #[test]
     fn messages_and_bodies_are_escaped() {
-        let xml = fixture::render(render);
+        let mut results = fixture::results();
+        // Required, so its message is a failure's attribute, not a note.
+        for result in results.iter_mut().filter(|r| r.id == "tools/garbage") {
+            result.level = Level::Required;
+            result
+                .steps
+                .iter_mut()
+                .for_each(|s| s.level = Level::Required);
+        }
+        let xml = fixture::render_results(&results, render);
         assert!(xml.contains(
             "<failure message=\"status: expected success, got error | edit_no_occurrence_found\" type=\"fail\">FAIL edit/crlf (required) scenarios/edit/crlf.yaml\n"
         ), "{xml}");
@@ -342,6 +405,74 @@ mod tests {
             "{xml}"
         );
         assert!(xml.contains("<skipped message=\"needs fault:fs.stat, which the implementation does not advertise\"/>"), "{xml}");
+    }
+
+    /// Failures and errors, test cases and tallies, for `results` judged
+    /// with `problems` besides their own.
+    fn red(results: &[ScenarioResult], problems: &[&str]) -> (usize, usize, String) {
+        let summary = crate::report::Summary::new(
+            results,
+            Duration::from_secs(1),
+            problems.iter().map(|p| (*p).to_owned()).collect(),
+        );
+        let info = fixture::info();
+        let xml = render(&Report {
+            info: &info,
+            results,
+            summary: &summary,
+        });
+        let elements = parse(&xml);
+        let cases = elements
+            .iter()
+            .filter(|e| e.name == "failure" || e.name == "error")
+            .count();
+        let root = &elements[0];
+        let tallied = root.get("failures").parse::<usize>().unwrap()
+            + root.get("errors").parse::<usize>().unwrap();
+        assert_eq!(cases, tallied, "{xml}");
+        (cases, summary.problems.len(), xml)
+    }
+
+    #[test]
+    fn a_test_case_fails_exactly_when_the_exit_code_counts_it() {
+        let results = fixture::results();
+        let (red_cases, problems, xml) = red(&results, &[]);
+        // edit/crlf (required fail), grep/listed (xpass), read/sandbox
+        // (required error), shell/crash (required crash); not shell/hang
+        // (a recommended timeout) nor tools/garbage (optional).
+        assert_eq!((red_cases, problems), (4, 4), "{xml}");
+        assert!(
+            xml.contains(
+                "name=\"shell/hang\" file=\"scenarios/shell/hang.yaml\" time=\"0.012\">\n      \
+                 <properties><property name=\"level\" value=\"recommended\"/><property \
+                 name=\"verdict\" value=\"timeout\"/></properties>\n      <system-out>timeout at \
+                 recommended level (scored; only required failures fail the run):\nTIMEOUT shell/hang"
+            ),
+            "{xml}"
+        );
+
+        // A recommended-only run is green for the exit code and for JUnit.
+        let recommended: Vec<ScenarioResult> = results
+            .iter()
+            .filter(|r| r.id == "shell/hang" || r.id == "tools/garbage")
+            .cloned()
+            .collect();
+        assert_eq!(red(&recommended, &[]).0, 0);
+
+        // Problems of the expected-failures file fail a case each.
+        let stale = "xfail.yaml:3:3: `gone` names no scenario of this run: remove it";
+        let (red_cases, problems, xml) = red(&recommended, &[stale]);
+        assert_eq!((red_cases, problems), (1, 1));
+        assert!(
+            xml.contains(
+                "<testsuite name=\"toolpass\" timestamp=\"2026-12-02T17:51:50Z\" tests=\"1\" \
+                 failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n    <testcase \
+                 classname=\"toolpass\" name=\"xfail.yaml:3:3\" time=\"0.000\">\n      <failure \
+                 message=\"xfail.yaml:3:3: `gone` names no scenario of this run: remove it\" \
+                 type=\"problem\"/>"
+            ),
+            "{xml}"
+        );
     }
 
     #[test]

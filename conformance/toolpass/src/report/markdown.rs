@@ -29,16 +29,15 @@ pub fn render(report: &Report<'_>) -> String {
         text(&implementation.name),
         text(&implementation.version)
     );
-    let count = report.results.len();
     let _ = writeln!(
         out,
-        "{count} scenario{} in {:.2} s against {}, started {}\n",
-        if count == 1 { "" } else { "s" },
+        "{} in {:.2} s against {}, started {}\n",
+        text::scenario_count(summary),
         summary.duration.as_secs_f64(),
         code(&implementation.command),
         rfc3339(report.info.started)
     );
-    if count == 0 {
+    if report.results.is_empty() {
         out.push_str("No scenario ran.\n");
         return out;
     }
@@ -58,6 +57,12 @@ pub fn render(report: &Report<'_>) -> String {
     out.push_str("\n| verdict | scenarios |\n|:--|--:|\n");
     for (verdict, count) in &summary.verdicts {
         let _ = writeln!(out, "| {} | {count} |", verdict.as_str());
+    }
+    if !summary.skips.is_empty() {
+        out.push_str("\n**Skipped**\n\n");
+        for group in &summary.skips {
+            let _ = writeln!(out, "- {}", text(&group.to_string()));
+        }
     }
     if !summary.problems.is_empty() {
         out.push_str("\n**Why it fails**\n\n");

@@ -21,6 +21,8 @@ pub mod text;
 pub(crate) mod fixture;
 #[cfg(test)]
 mod hostile;
+#[cfg(test)]
+mod wording;
 
 pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
 pub use summary::{Score, Summary};

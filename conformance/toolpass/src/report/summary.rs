@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use toolpass_scenario::Level;
 
+use crate::run::skip::{self, SkipGroup};
 use crate::run::{ScenarioResult, Verdict};
 
 /// One level's score: scenarios with steps at that level, and how many of
@@ -35,6 +36,16 @@ pub struct Summary {
     pub duration: Duration,
     /// Why the run fails, one line each; empty when it passes.
     pub problems: Vec<String>,
+    /// How many of `problems`, from the first, are not one result's own
+    /// failure: expected-failure entries that fail differently, were
+    /// skipped or name no scenario, and nondeterministic repetitions.
+    pub other_problems: usize,
+    /// The skipped results grouped by cause, largest group first.
+    pub skips: Vec<SkipGroup>,
+    /// Distinct scenarios: the results over the runs of each (`--repeat`).
+    pub scenarios: usize,
+    /// How many times each scenario ran (1 without `--repeat`).
+    pub runs: u32,
 }
 
 impl Summary {
@@ -45,6 +56,7 @@ impl Summary {
         duration: Duration,
         mut problems: Vec<String>,
     ) -> Summary {
+        let other_problems = problems.len();
         let mut verdicts = BTreeMap::new();
         let mut levels: BTreeMap<Level, Score> = BTreeMap::new();
         let mut pending = 0;
@@ -66,12 +78,33 @@ impl Summary {
                 problems.push(problem);
             }
         }
+        let skips = skip::group(
+            results
+                .iter()
+                .filter(|r| r.verdict == Verdict::Skip)
+                .map(|r| r.reason.as_deref().unwrap_or("no reason given")),
+        );
+        let runs = results
+            .iter()
+            .map(|r| r.repetition)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let scenarios = results
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         Summary {
             verdicts,
             levels,
             pending,
             duration,
             problems,
+            other_problems,
+            skips,
+            scenarios,
+            runs,
         }
     }
 
@@ -110,7 +143,7 @@ fn level_scores(result: &ScenarioResult) -> BTreeMap<Level, bool> {
 
 /// Why this result fails the run, if it does: a required-level failure, or
 /// an xpass.
-fn run_failure(result: &ScenarioResult) -> Option<String> {
+pub(crate) fn run_failure(result: &ScenarioResult) -> Option<String> {
     match result.verdict {
         Verdict::Xpass => Some(format!(
             "{}: xpass: listed as an expected failure, but it passed; remove the entry",

@@ -53,19 +53,67 @@ impl Style {
 }
 
 /// The block for one scenario that did not pass; empty for a pass or a
-/// skip (a skip is counted in the summary, with its reason in `--jsonl`).
+/// skip (a skip is counted in the summary, its cause grouped there).
 pub fn scenario(result: &ScenarioResult, style: Style) -> String {
+    labelled(result, style, "")
+}
+
+/// The blocks of every result that did not pass, sorted by id and
+/// repetition as the run returns them. Under `--repeat`, the runs of one
+/// scenario that failed alike are one block saying in how many runs (`in 3
+/// of 3 runs`); runs that failed differently each get a block with their
+/// run number.
+pub fn scenarios(results: &[ScenarioResult], style: Style) -> String {
+    let mut out = String::new();
+    for runs in results.chunk_by(|a, b| a.id == b.id) {
+        if let [only] = runs {
+            out.push_str(&scenario(only, style));
+            continue;
+        }
+        // Blocks rendered without a label, so alike runs compare equal.
+        let mut alike: Vec<(String, Vec<&ScenarioResult>)> = Vec::new();
+        for result in runs {
+            let block = scenario(result, style);
+            if block.is_empty() {
+                continue;
+            }
+            match alike.iter_mut().find(|(b, _)| *b == block) {
+                Some((_, same)) => same.push(result),
+                None => alike.push((block, vec![result])),
+            }
+        }
+        for (_, same) in &alike {
+            let label = if alike.len() == 1 {
+                format!(" — in {} of {} runs", same.len(), runs.len())
+            } else {
+                let numbers: Vec<String> = same.iter().map(|r| r.repetition.to_string()).collect();
+                let runs_word = if same.len() == 1 { "run" } else { "runs" };
+                format!(" — {runs_word} {} of {}", numbers.join(", "), runs.len())
+            };
+            if let Some(first) = same.first() {
+                out.push_str(&labelled(first, style, &label));
+            }
+        }
+    }
+    out
+}
+
+/// [`scenario`] with `label` after the header's file name.
+fn labelled(result: &ScenarioResult, style: Style, label: &str) -> String {
     if matches!(result.verdict, Verdict::Pass | Verdict::Skip) {
         return String::new();
     }
     let mut out = String::new();
     let file = printable_line(&file_name(result));
+    // The level the failure counts at: a recommended step of a required
+    // scenario fails at recommended level, and leaves the exit code alone.
+    let level = result.failed_level().unwrap_or(result.level);
     let _ = writeln!(
         out,
-        "{} {} ({}) {}",
+        "{} {} ({}) {}{label}",
         style.verdict(result.verdict),
         printable_line(&result.id),
-        result.level.as_str(),
+        level.as_str(),
         style.paint("2", &file)
     );
     let _ = writeln!(out, "  {}", printable_line(&result.title));
@@ -257,7 +305,6 @@ pub fn summary(summary: &Summary, style: Style) -> String {
         let _ = write!(line, " · pending {} (not scored)", summary.pending);
     }
     let _ = writeln!(out, "{line}");
-    let total: usize = summary.verdicts.values().sum();
     let counts: Vec<String> = summary
         .verdicts
         .iter()
@@ -265,10 +312,16 @@ pub fn summary(summary: &Summary, style: Style) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "{total} scenarios: {} in {:.2} s",
+        "{}: {} in {:.2} s",
+        scenario_count(summary),
         counts.join(", "),
         summary.duration.as_secs_f64()
     );
+    if !summary.skips.is_empty() {
+        let groups: Vec<String> = summary.skips.iter().map(ToString::to_string).collect();
+        // The causes name features and tools the implementation chose.
+        let _ = writeln!(out, "skipped: {}", printable(&groups.join("; ")));
+    }
     if summary.passed() {
         let _ = writeln!(out, "{}", style.paint("1;32", "ok"));
     } else {
@@ -278,4 +331,20 @@ pub fn summary(summary: &Summary, style: Style) -> String {
         }
     }
     out
+}
+
+/// `1 scenario`, `30 scenarios`, or with `--repeat` `30 scenarios × 3 runs`
+/// (the verdict counts that follow add up to the product).
+pub fn scenario_count(summary: &Summary) -> String {
+    let scenarios = counted(summary.scenarios, "scenario", "scenarios");
+    if summary.runs > 1 {
+        format!("{scenarios} × {} runs", summary.runs)
+    } else {
+        scenarios
+    }
+}
+
+/// `n` and the noun in the number it takes: `1 scenario`, `2 scenarios`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -199,8 +199,12 @@ fn check_paths(
         return Ok(vec![Failure::diff(
             "result_file_paths",
             format!(
-                "expected {} result file path(s), got {}",
-                matchers.len(),
+                "expected {}, got {}",
+                crate::report::text::counted(
+                    matchers.len(),
+                    "result file path",
+                    "result file paths"
+                ),
                 paths.len()
             ),
             matchers.len().to_string(),

@@ -11,6 +11,7 @@ mod interrupt;
 mod judge;
 mod play;
 mod sandbox;
+pub mod skip;
 mod verdict;
 
 use std::collections::VecDeque;
@@ -275,34 +276,17 @@ fn missing_features(connection: &Connection, scenario: &Scenario) -> Option<Stri
     let needed = scenario.features();
     let peer = connection.peer();
     if matches!(peer.dialect(), Dialect::PlainMcp(_)) {
-        return (!needed.is_empty()).then(|| {
-            format!(
-                "needs {}; the implementation is a plain MCP server (tools/list and tools/call only)",
-                names(needed.iter())
-            )
-        });
+        return (!needed.is_empty())
+            .then(|| skip::Skip::PlainMcp(names(needed.iter())).to_string());
     }
     let missing: Vec<&Feature> = needed.iter().filter(|f| !peer.supports(f)).collect();
-    (!missing.is_empty()).then(|| {
-        format!(
-            "needs {}, which the implementation does not advertise",
-            names(missing.into_iter())
-        )
-    })
+    (!missing.is_empty()).then(|| skip::Skip::Unadvertised(names(missing.into_iter())).to_string())
 }
 
-fn names<'a>(features: impl Iterator<Item = &'a Feature>) -> String {
-    features
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+fn names<'a>(features: impl Iterator<Item = &'a Feature>) -> Vec<String> {
+    features.map(ToString::to_string).collect()
 }
 
 fn start_reason(error: &StartError) -> String {
-    let tail = error.stderr_tail().trim_end();
-    if tail.is_empty() {
-        format!("could not start the implementation: {error}")
-    } else {
-        format!("could not start the implementation: {error}\nstderr:\n{tail}")
-    }
+    format!("could not start the implementation: {}", error.details())
 }

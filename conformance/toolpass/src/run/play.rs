@@ -3,6 +3,7 @@
 //! implementation could not answer.
 
 use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -68,6 +69,7 @@ pub(crate) async fn play(
         blessed: Cell::new(0),
         step: 0,
         observed: Vec::new(),
+        absent: absent_tools(scenario),
     };
     let (steps, stopped) = player.play(scenario, root).await;
     Played {
@@ -185,6 +187,10 @@ struct Player<'a> {
     step: usize,
     /// Every Outcome received so far.
     observed: Vec<Observed>,
+    /// The tools the scenario says the implementation lacks (disabled, or
+    /// excluded by an `expect_tools`): a call to one may be answered with a
+    /// JSON-RPC error, as MCP's own example answers an unknown tool.
+    absent: BTreeSet<String>,
 }
 
 /// An Outcome as received at a step, for `toolpass record` and
@@ -263,9 +269,21 @@ impl Player<'_> {
             },
         };
         let sent = Instant::now();
-        let value = match self.send::<method::ToolsCall>(&params, "call").await? {
-            Ok(value) => value,
-            Err(failure) => return Ok(vec![failure]),
+        let answer = self
+            .connection
+            .request_value::<method::ToolsCall>(&params, self.timeout)
+            .await;
+        let value = match answer {
+            Err(e)
+                if self.absent.contains(&call.tool.value)
+                    && matches!(e.kind(), CallErrorKind::ErrorResponse(_)) =>
+            {
+                unknown_tool_outcome(&e)
+            }
+            answer => match self.answered(answer, "call")? {
+                Ok(value) => value,
+                Err(failure) => return Ok(vec![failure]),
+            },
         };
         let elapsed = sent.elapsed();
         let before = self.observed.len();
@@ -535,10 +553,8 @@ impl Player<'_> {
             .collect();
         let missing: Vec<&str> = called.into_iter().filter(|t| !names.contains(t)).collect();
         (!missing.is_empty()).then(|| {
-            format!(
-                "calls {}, which the implementation does not declare (tools/list)",
-                missing.join(", ")
-            )
+            super::skip::Skip::Undeclared(missing.into_iter().map(str::to_owned).collect())
+                .to_string()
         })
     }
 
@@ -712,6 +728,34 @@ impl Player<'_> {
                 .await;
         }
     }
+}
+
+/// The tools a scenario says the implementation lacks: the session's
+/// `disabled_tools` and every `expect_tools` exclusion.
+fn absent_tools(scenario: &Scenario) -> BTreeSet<String> {
+    let mut absent: BTreeSet<String> = scenario.config.disabled_tools.iter().cloned().collect();
+    for step in &scenario.steps {
+        if let StepKind::ExpectTools(expect) = &step.kind {
+            absent.extend(expect.excludes.iter().map(|t| t.value.clone()));
+        }
+    }
+    absent
+}
+
+/// A JSON-RPC error answering a call to a tool the implementation lacks,
+/// read as the error result an MCP client shows the model: MCP lists an
+/// unknown tool among the protocol errors (its example answers -32602,
+/// "Unknown tool: ..."), and Qwen's own answer is an error result naming
+/// the tool. Either way the model learns the name was wrong.
+fn unknown_tool_outcome(error: &CallError) -> Value {
+    let text = match error.kind() {
+        CallErrorKind::ErrorResponse(error) => error.message.as_str(),
+        _ => "",
+    };
+    serde_json::json!({
+        "content": [{"type": "text", "text": text}],
+        "isError": true,
+    })
 }
 
 /// The verdict for a request that killed the connection; `None` for a

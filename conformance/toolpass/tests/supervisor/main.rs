@@ -92,6 +92,7 @@ fn trials() -> Vec<Trial> {
         runs::isolate_gives_each_scenario_its_own_process,
         runs::a_scenario_needing_an_unadvertised_feature_is_skipped,
         runs::a_plain_mcp_server_runs_only_call_scenarios,
+        runs::a_json_rpc_error_for_a_tool_the_scenario_says_is_absent_is_an_error_result,
         runs::wait_notice_sees_a_notice_and_capture_binds_from_it,
         runs::a_failed_expectation_is_a_fail_naming_the_step_and_its_line,
         runs::bless_writes_a_differing_snapshot_and_the_next_run_passes,
@@ -346,17 +347,30 @@ async fn a_silent_server_fails_the_handshake_with_a_timeout() {
 }
 
 async fn another_major_version_is_refused_with_a_clear_message() {
-    let error = fake("toolpass2", Options::default())
+    // Refused by the runner, reading the answer: the server speaks toolpass/2.
+    let message = version_refusal("toolpass2").await;
+    assert!(message.contains("misbehave 0.0.0"), "{message}");
+    assert!(message.contains("the peer speaks toolpass/2"), "{message}");
+    assert!(message.contains("this side speaks toolpass/1"), "{message}");
+    // Refused by the server, reading the request, naming what it supports.
+    let message = version_refusal("refuse-toolpass1").await;
+    assert!(
+        message.ends_with(": it refused toolpass/1 and supports toolpass/2"),
+        "{message}"
+    );
+}
+
+/// The message of the unsupported-version error a `behaviour` server's
+/// start ends in, once that server is gone.
+async fn version_refusal(behaviour: &str) -> String {
+    let error = fake(behaviour, Options::default())
         .connect(None)
         .await
         .err()
         .unwrap();
     assert_eq!(error.kind(), StartErrorKind::UnsupportedVersion);
-    let message = error.to_string();
-    assert!(message.contains("misbehave 0.0.0"), "{message}");
-    assert!(message.contains("the peer speaks toolpass/2"), "{message}");
-    assert!(message.contains("this side speaks toolpass/1"), "{message}");
     assert_gone(pid_after(error.stderr_tail(), "(pid ")).await;
+    error.to_string()
 }
 
 async fn a_missing_program_is_a_spawn_error() {

@@ -57,6 +57,12 @@ enum Behaviour {
     PlainMcp,
     /// Speaks toolpass/2.
     Toolpass2,
+    /// Speaks toolpass/2 only, and refuses a toolpass/1 `initialize` as
+    /// `toolpass_protocol::negotiate` refuses another major.
+    RefuseToolpass1,
+    /// Answers a call to any tool but `ping` with JSON-RPC -32602 `Unknown
+    /// tool: NAME`, as the MCP specification's example does.
+    UnknownToolRpcError,
     /// Sleeps forever: the grandchild of other behaviours.
     Linger,
 }
@@ -134,12 +140,22 @@ fn parse(spec: &str) -> Behaviour {
         "ignore-eof" => Behaviour::IgnoreEof,
         "plain-mcp" => Behaviour::PlainMcp,
         "toolpass2" => Behaviour::Toolpass2,
+        "refuse-toolpass1" => Behaviour::RefuseToolpass1,
+        "unknown-tool-rpc-error" => Behaviour::UnknownToolRpcError,
         "linger" => Behaviour::Linger,
         other => panic!("unknown behaviour {other:?}"),
     }
 }
 
 fn initialize(behaviour: Behaviour, id: RequestId) {
+    if behaviour == Behaviour::RefuseToolpass1 {
+        let refusal = ResponseError::new(
+            ResponseError::INVALID_PARAMS,
+            "unsupported protocol version \"toolpass/1\": this server supports toolpass/2",
+        )
+        .with_data(json!({"supported": ["toolpass/2"], "requested": "toolpass/1"}));
+        return send(Response::error(Some(id), refusal));
+    }
     let server = toolpass_protocol::Implementation::new("misbehave", "0.0.0");
     let mut result = InitializeResult::new(server, vec![Feature::Sessions, Feature::Notices]);
     match behaviour {
@@ -208,6 +224,14 @@ fn tools_call(behaviour: Behaviour, call: u32, request: Request) {
             }
             drop(stderr);
             say(&format!("flood done for call {call}"));
+        }
+        Behaviour::UnknownToolRpcError if params.name != "ping" => {
+            let error = ResponseError {
+                code: ResponseError::INVALID_PARAMS,
+                message: format!("Unknown tool: {}", params.name),
+                data: None,
+            };
+            return send(Response::error(Some(id), error));
         }
         Behaviour::PlainMcp => {
             let args: Vec<String> = std::env::args().skip(1).collect();

@@ -179,6 +179,31 @@ pub(crate) async fn a_plain_mcp_server_runs_only_call_scenarios() {
     );
 }
 
+pub(crate) async fn a_json_rpc_error_for_a_tool_the_scenario_says_is_absent_is_an_error_result() {
+    let scenario = parse_str(
+        "title: t\nspec: s\nconfig: {disabledTools: [missing]}\nsteps:\n  - call: missing\n    expect: {status: error, llm: {contains: \"Unknown tool: missing\"}}\n  - call: other\n    expect: {status: error}\n",
+        "unknown",
+    )
+    .unwrap();
+    let results = run_all(
+        "unknown-tool-rpc-error",
+        &[scenario],
+        one_worker(Duration::from_secs(10)),
+    )
+    .await;
+    let steps: Vec<Verdict> = results[0].steps.iter().map(|s| s.verdict).collect();
+    // `missing` is absent by the scenario's own word: -32602 reads as the
+    // error result MCP's example makes it. `other` is not: a JSON-RPC error
+    // instead of a result stays a failure of the step.
+    assert_eq!(steps, [Verdict::Pass, Verdict::Fail], "{results:#?}");
+    assert!(
+        results[0].steps[1].failures[0]
+            .message
+            .contains("answered with a JSON-RPC error instead of a result"),
+        "{results:#?}"
+    );
+}
+
 pub(crate) async fn wait_notice_sees_a_notice_and_capture_binds_from_it() {
     let scenario = parse_str(
         r#"

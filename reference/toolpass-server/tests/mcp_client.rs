@@ -1,0 +1,83 @@
+//! `toolpass-server --mcp` driven by a real MCP client: the official Rust
+//! SDK (`rmcp`, pinned in the workspace) spawns it as a child process,
+//! initializes, lists the tools and reads a file, as an agent configured
+//! with it as an MCP server would. The hand-written JSON of `stdio.rs`
+//! checks toolpass's wire shapes; this checks that an SDK that knows
+//! nothing of toolpass accepts them.
+
+use rmcp::ServiceExt as _;
+use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
+use rmcp::transport::TokioChildProcess;
+use serde_json::json;
+use tokio::process::Command;
+
+/// The server in plain MCP mode at `root`.
+fn server(root: &std::path::Path) -> TokioChildProcess {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolpass-server"));
+    command.arg("--mcp").arg("--root").arg(root);
+    TokioChildProcess::new(command).expect("the server starts")
+}
+
+/// A client asking for `version` at `initialize`.
+fn client(version: ProtocolVersion) -> ClientConfig {
+    let mut info = ClientConfig::default();
+    info.protocol_version = version;
+    info
+}
+
+#[tokio::test]
+async fn an_mcp_client_initializes_lists_the_tools_and_reads_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(root.join("notes.txt"), "first line\nsecond line\n").unwrap();
+
+    let service = client(ProtocolVersion::V_2025_06_18)
+        .serve(server(&root))
+        .await
+        .expect("the MCP handshake completes");
+    let peer = service.peer_info().expect("the server introduced itself");
+    // The version the client asked for, since the server supports it.
+    assert_eq!(peer.protocol_version, ProtocolVersion::V_2025_06_18);
+    assert_eq!(
+        peer.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("toolpass-reference")
+    );
+
+    let tools = service.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for tool in ["read_file", "write_file", "edit", "list_directory", "glob"] {
+        assert!(names.contains(&tool), "{tool} not in {names:?}");
+    }
+
+    let arguments = json!({"file_path": root.join("notes.txt")});
+    let result = service
+        .call_tool(
+            CallToolRequestParams::new("read_file")
+                .with_arguments(arguments.as_object().unwrap().clone()),
+        )
+        .await
+        .expect("tools/call read_file");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let text: String = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    assert!(text.contains("first line\nsecond line"), "{text:?}");
+
+    service.cancel().await.expect("the client shuts down");
+}
+
+#[tokio::test]
+async fn a_version_the_server_lacks_is_answered_with_its_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2024-11-05 predates what the server supports: it answers its newest
+    // (2025-11-25), which this SDK accepts.
+    let service = client(ProtocolVersion::V_2024_11_05)
+        .serve(server(dir.path()))
+        .await
+        .expect("the MCP handshake completes");
+    let peer = service.peer_info().expect("the server introduced itself");
+    assert_eq!(peer.protocol_version, ProtocolVersion::V_2025_11_25);
+    service.cancel().await.expect("the client shuts down");
+}
