@@ -92,7 +92,9 @@ pub enum FsAction {
     ),
 }
 
-fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<RelPath>, D::Error> {
+pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<RelPath>, D::Error> {
     OneOrMany::<String>::deserialize(deserializer).map(|paths| paths.0)
 }
 

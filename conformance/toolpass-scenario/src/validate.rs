@@ -70,11 +70,8 @@ impl Checker {
         if s.title.trim().is_empty() {
             self.report(s.title.pos, "the title is empty");
         }
-        if s.spec.trim().is_empty() {
-            self.report(
-                s.spec.pos,
-                "spec is empty: name the clause the scenario checks",
-            );
+        for id in s.spec.iter().filter(|id| id.trim().is_empty()) {
+            self.report(id.pos, "spec is empty: name the clause the scenario checks");
         }
         if s.level.value == Level::Pending
             && s.reason.as_deref().is_none_or(|r| r.trim().is_empty())

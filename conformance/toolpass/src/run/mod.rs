@@ -151,7 +151,7 @@ impl Worker<'_> {
             id: scenario.id.clone(),
             path: scenario.path.clone(),
             title: scenario.title.value.clone(),
-            spec: scenario.spec.value.clone(),
+            spec: scenario.spec_text(),
             level: scenario.level.value,
             tags: scenario.tags.clone(),
             verdict: Verdict::Pass,
