@@ -163,6 +163,12 @@ pub struct Expect {
     /// Whether `_meta.toolpass.persistedOutputPath` is present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persisted_output: Option<bool>,
+    /// Two or more alternatives, one of which the Outcome must meet; the
+    /// only key when present (`{any_of: [{status: success}, {status:
+    /// error}]}`: the safety profile's "the edit lands or is refused").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 2))]
+    pub any_of: Vec<Expect>,
 }
 
 impl Scenario {

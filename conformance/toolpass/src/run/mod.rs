@@ -6,6 +6,7 @@
 //! it was playing (marked `crash`, `timeout` or `protocol_error` with its
 //! stderr tail); the worker restarts it and the run goes on.
 
+mod any_of;
 mod beneath;
 mod interrupt;
 mod judge;
