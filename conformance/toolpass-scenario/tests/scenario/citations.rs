@@ -1,0 +1,121 @@
+//! Scenarios held to the clauses of a specification: unknown ids, levels
+//! that do not follow their clauses, and `safety` scenarios without a
+//! safety clause are refused at the place written.
+
+use std::path::Path;
+
+use toolpass_scenario::{Clauses, parse_str};
+
+const SPEC: &str = "\
+# A spec
+
+## Edit
+
+### `edit.apply.exact` MUST · safety
+An edit lands exactly or is refused.
+
+### `edit.fuzzy.fold` MUST
+### `read.paging` SHOULD
+### `grep.backend` MAY
+";
+
+fn clauses() -> Clauses {
+    Clauses::parse(SPEC, Path::new("SPEC.md")).unwrap()
+}
+
+/// The problems of a scenario whose head (title and all) is `head`.
+fn problems(head: &str) -> Vec<String> {
+    let text = format!(
+        "title: t\n{head}steps:\n  - call: read_file\n  - call: edit\n    level: recommended\n"
+    );
+    let scenario = parse_str(&text, "s").unwrap();
+    clauses()
+        .check(&scenario)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+#[test]
+fn known_clauses_at_their_level_pass() {
+    for head in [
+        "spec: edit.fuzzy.fold\n",
+        "spec: [read.paging, grep.backend]\nlevel: recommended\n",
+        "spec: [edit.apply.exact]\ntags: [safety]\n",
+        // Pending scenarios are not scored, so their level is theirs.
+        "spec: grep.backend\nlevel: pending\nreason: not yet\n",
+    ] {
+        assert_eq!(problems(head), Vec::<String>::new(), "{head}");
+    }
+}
+
+#[test]
+fn an_unknown_id_is_named_where_written_with_a_suggestion() {
+    assert_eq!(
+        problems("spec: [edit.fuzzy.fold, edit.fuzy.fold]\n"),
+        [
+            "s.yaml:2:25: unknown clause `edit.fuzy.fold` (did you mean `edit.fuzzy.fold`?): \
+          spec cites clause ids of SPEC.md (`toolpass list --by-spec` lists them)"
+        ]
+    );
+    let far = problems("spec: \"§6.1 checkPriorRead\"\n");
+    assert!(
+        far[0].starts_with("s.yaml:2:7: unknown clause `§6.1 checkPriorRead`: "),
+        "{far:?}"
+    );
+}
+
+#[test]
+fn the_level_follows_the_strongest_clause() {
+    assert_eq!(
+        problems("spec: read.paging\n"),
+        [
+            "s.yaml:2:7: no level is given (so `required`), but the strongest clause cited, \
+          `read.paging`, is SHOULD: the level is `recommended`"
+        ]
+    );
+    assert_eq!(
+        problems("spec: [grep.backend, edit.fuzzy.fold]\nlevel: optional\n"),
+        [
+            "s.yaml:3:8: the level is `optional`, but the strongest clause cited, \
+          `edit.fuzzy.fold`, is MUST: the level is `required`"
+        ]
+    );
+}
+
+#[test]
+fn a_step_level_may_only_weaken() {
+    let text = "title: t\nspec: grep.backend\nlevel: optional\nsteps:\n  - call: x\n    level: recommended\n";
+    let scenario = parse_str(text, "s").unwrap();
+    let errors: Vec<String> = clauses()
+        .check(&scenario)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "s.yaml:6:12: a step's level may only weaken its scenario's: `recommended` is \
+          stronger than `optional` (clause `grep.backend` is MAY)"
+        ]
+    );
+}
+
+#[test]
+fn a_safety_scenario_cites_a_safety_clause() {
+    assert_eq!(
+        problems("spec: edit.fuzzy.fold\ntags: [edit, safety]\n"),
+        [
+            "s.yaml:2:7: the scenario is tagged `safety` but cites no clause of the safety \
+          profile (a heading marked `· safety`): cite one, or drop the tag"
+        ]
+    );
+}
+
+#[test]
+fn check_all_reports_every_scenario() {
+    let a = parse_str("title: t\nspec: nope.a\nsteps: [{call: x}]\n", "a").unwrap();
+    let b = parse_str("title: t\nspec: nope.b\nsteps: [{call: x}]\n", "b").unwrap();
+    let errors = clauses().check_all([&a, &b]).unwrap_err();
+    assert_eq!(errors.errors().len(), 2, "{errors}");
+}
