@@ -22,7 +22,7 @@ pub(crate) mod fixture;
 #[cfg(test)]
 mod hostile;
 
-pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
+pub use info::{Filters, ImplementationInfo, RunInfo, Settings, SuiteProfile, rfc3339};
 pub use summary::{Score, Summary};
 
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
