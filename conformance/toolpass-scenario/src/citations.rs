@@ -1,7 +1,8 @@
 //! Holding scenarios to the clauses they cite: every `spec:` id is a
 //! clause, the scenario's level follows the strongest clause it cites, a
 //! step's own level only weakens it, and a `safety` scenario cites a
-//! clause of the safety profile.
+//! clause of the safety profile and judges nothing that depends on the
+//! design (`safety.rs`).
 //!
 //! Separate from the loader's checks because it needs the specification:
 //! the loader reads a scenario on its own, the runner then checks every
@@ -95,10 +96,15 @@ impl Clauses {
         // The first cited position stands for the scenario's `spec` when a
         // problem has no key of its own to point at.
         let spec_pos = scenario.spec.first().map_or(Pos::UNKNOWN, |id| id.pos);
-        if scenario.tags.iter().any(|t| t == SAFETY_TAG)
-            && errors.is_empty()
-            && !cited.iter().any(|c| c.safety)
-        {
+        // An unknown id already failed: what it would have said is unknown.
+        let unknown = !errors.is_empty();
+        let safety = scenario.tags.iter().any(|t| t == SAFETY_TAG);
+        if safety {
+            for (pos, message) in crate::safety::design_dependent(scenario) {
+                errors.push(error(pos, message));
+            }
+        }
+        if safety && !unknown && !cited.iter().any(|c| c.safety) {
             errors.push(error(
                 spec_pos,
                 "the scenario is tagged `safety` but cites no clause of the safety profile \
@@ -111,7 +117,7 @@ impl Clauses {
         let Some(strongest) = cited.iter().min_by_key(|c| c.strength) else {
             return errors;
         };
-        if !errors.is_empty() || scenario.level.value == Level::Pending {
+        if unknown || scenario.level.value == Level::Pending {
             return errors;
         }
         let level = strongest.strength.level();

@@ -94,6 +94,7 @@ mod load;
 mod located;
 mod matcher;
 pub mod placeholder;
+mod safety;
 mod scenario;
 mod schema;
 mod step;

@@ -154,3 +154,43 @@ fn coverage_lists_each_clause_with_its_scenarios_in_order() {
         ]
     );
 }
+
+#[test]
+fn a_safety_scenario_judges_statuses_bytes_and_leaks_only() {
+    let scenario = |expect: &str| {
+        let text = format!(
+            "title: t\nspec: edit.apply.exact\ntags: [safety]\nsteps:\n  - call: edit\n    expect: {expect}\n"
+        );
+        let scenario = parse_str(&text, "s").unwrap();
+        clauses()
+            .check(&scenario)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    for fine in [
+        "{status: error}",
+        "{status: success, llm: {contains: inside, not_contains: secret}}",
+        "{any_of: [{status: success}, {status: error}]}",
+    ] {
+        assert_eq!(scenario(fine), Vec::<String>::new(), "{fine}");
+    }
+    assert_eq!(
+        scenario("{status: error, error: edit_no_occurrence_found}"),
+        [
+            "s.yaml:5:11: a safety scenario judges statuses and bytes, not an error code (`error`), \
+          which another sound design may give otherwise"
+        ]
+    );
+    assert_eq!(
+        scenario("{any_of: [{status: success}, {llm: \"Failed to edit\"}]}"),
+        [
+            "s.yaml:5:11: a safety scenario's `llm` uses only `contains` and `not_contains` \
+          (whether a text reaches the model), not the wording or shape of the answer"
+        ]
+    );
+    assert_eq!(
+        scenario("{display: {type: diff}, result_file_paths: []}").len(),
+        2
+    );
+}
