@@ -60,7 +60,8 @@
 //!   now>}`, `chmod`, `symlink`, `mkdir`), `fault: {point, times, skip}`,
 //!   `expect_tools` (`includes`, `excludes`, `exact` as a set, `schema:
 //!   {tool: json subset}`), `expect_files` (path → text, or `{text | base64
-//!   | symlink | matches, mode}`, or `{absent: true}`; with `exact: true`
+//!   | symlink | matches, mode}`, or `{absent: true}`, or `{any_of: [alt,
+//!   ...]}` of those; with `exact: true`
 //!   beside it, no other file may exist), `wait_notice: <matcher>` (`kind`,
 //!   `timeout_ms`), `capture: {name: regex}` (`from: llm | error_message |
 //!   persisted_output | notice`).
