@@ -15,6 +15,24 @@ use crate::located::Pos;
 use crate::scenario::{Level, Scenario};
 use crate::suggest;
 
+/// A clause and the scenarios that cite it.
+#[derive(Debug, Clone)]
+pub struct Coverage<'a> {
+    /// The clause.
+    pub clause: &'a Clause,
+    /// The scenarios citing it, in the order given.
+    pub scenarios: Vec<&'a Scenario>,
+}
+
+impl Coverage<'_> {
+    /// Whether a scored (not `pending`) scenario checks the clause.
+    pub fn is_scored(&self) -> bool {
+        self.scenarios
+            .iter()
+            .any(|s| s.level.value != Level::Pending)
+    }
+}
+
 /// The tag of the safety profile's scenarios.
 pub const SAFETY_TAG: &str = "safety";
 
@@ -31,6 +49,21 @@ impl Clauses {
         } else {
             Err(LoadErrors::sorted(errors))
         }
+    }
+
+    /// For each clause, in order, the scenarios of `scenarios` citing it:
+    /// what `toolpass list --by-spec` shows, and what the suite's tests
+    /// hold every MUST clause to.
+    pub fn coverage<'a>(&'a self, scenarios: &'a [Scenario]) -> Vec<Coverage<'a>> {
+        self.iter()
+            .map(|clause| Coverage {
+                clause,
+                scenarios: scenarios
+                    .iter()
+                    .filter(|s| s.spec.iter().any(|id| id.as_str() == clause.id))
+                    .collect(),
+            })
+            .collect()
     }
 
     /// Every way `scenario` does not follow the clauses it cites.
@@ -50,8 +83,9 @@ impl Clauses {
                     errors.push(error(
                         id.pos,
                         format!(
-                            "unknown clause `{}`{hint}: spec cites clause ids of SPEC.md \
-                             (`toolpass list --by-spec` lists them)",
+                            "unknown clause `{}`{hint}: spec cites the ids of clause \
+                             headings in SPEC.md or a --spec file (`toolpass list --by-spec` \
+                             lists them)",
                             id.as_str()
                         ),
                     ));

@@ -101,7 +101,7 @@ mod subset;
 mod suggest;
 mod validate;
 
-pub use citations::SAFETY_TAG;
+pub use citations::{Coverage, SAFETY_TAG};
 pub use clauses::{Clause, Clauses, Strength};
 pub use error::{Error, ErrorKind};
 pub use files::{Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Touch};

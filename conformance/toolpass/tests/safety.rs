@@ -11,7 +11,7 @@ use common::{parts, write};
 /// A read of `a.txt`, an edit of it judged by `EXPECT`, then the file judged
 /// by `A_TXT`.
 const TEMPLATE: &str = r#"title: An edit lands exactly or is refused
-spec: edit.apply.exact
+spec: edit.match.exact
 files: {a.txt: "one\n"}
 steps:
   - {call: read_file, args: {file_path: "{root}/a.txt"}}

@@ -55,7 +55,8 @@ fn an_unknown_id_is_named_where_written_with_a_suggestion() {
         problems("spec: [edit.fuzzy.fold, edit.fuzy.fold]\n"),
         [
             "s.yaml:2:25: unknown clause `edit.fuzy.fold` (did you mean `edit.fuzzy.fold`?): \
-          spec cites clause ids of SPEC.md (`toolpass list --by-spec` lists them)"
+          spec cites the ids of clause headings in SPEC.md or a --spec file \
+          (`toolpass list --by-spec` lists them)"
         ]
     );
     let far = problems("spec: \"§6.1 checkPriorRead\"\n");
@@ -118,4 +119,38 @@ fn check_all_reports_every_scenario() {
     let b = parse_str("title: t\nspec: nope.b\nsteps: [{call: x}]\n", "b").unwrap();
     let errors = clauses().check_all([&a, &b]).unwrap_err();
     assert_eq!(errors.errors().len(), 2, "{errors}");
+}
+
+#[test]
+fn coverage_lists_each_clause_with_its_scenarios_in_order() {
+    let scenarios = [
+        parse_str(
+            "title: t\nspec: [edit.fuzzy.fold, grep.backend]\nsteps: [{call: x}]\n",
+            "a",
+        )
+        .unwrap(),
+        parse_str(
+            "title: t\nspec: grep.backend\nlevel: pending\nreason: r\nsteps: [{call: x}]\n",
+            "b",
+        )
+        .unwrap(),
+    ];
+    let clauses = clauses();
+    let coverage: Vec<(&str, Vec<&str>, bool)> = clauses
+        .coverage(&scenarios)
+        .iter()
+        .map(|c| {
+            let ids = c.scenarios.iter().map(|s| s.id.as_str()).collect();
+            (c.clause.id.as_str(), ids, c.is_scored())
+        })
+        .collect();
+    assert_eq!(
+        coverage,
+        [
+            ("edit.apply.exact", vec![], false),
+            ("edit.fuzzy.fold", vec!["a"], true),
+            ("read.paging", vec![], false),
+            ("grep.backend", vec!["a", "b"], true),
+        ]
+    );
 }

@@ -17,8 +17,8 @@ pub(super) struct ValidateArgs {
 
 pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     match scenarios::load(&args.dirs) {
-        Ok(scenarios) => {
-            writeln!(std::io::stdout(), "{} scenarios OK", scenarios.len())
+        Ok(suite) => {
+            writeln!(std::io::stdout(), "{} scenarios OK", suite.scenarios.len())
                 .context("failed to write to stdout")?;
             Ok(ExitCode::SUCCESS)
         }
