@@ -92,7 +92,9 @@ pub enum FsAction {
     ),
 }
 
-fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<RelPath>, D::Error> {
+pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<RelPath>, D::Error> {
     OneOrMany::<String>::deserialize(deserializer).map(|paths| paths.0)
 }
 
@@ -118,7 +120,10 @@ pub enum Mtime {
 ///
 /// Written as a string (exact text) or a map of `text`, `base64`, `symlink`
 /// (exact content, at most one), `matches` (a matcher on the text instead),
-/// `mode`, or `absent: true` alone.
+/// `mode`, or `absent: true` alone; or `{any_of: [alternative, ...]}`
+/// alone, each alternative any of those forms, passing when one holds
+/// (what the safety profile needs: "the edit lands exactly or is
+/// refused" is the original bytes or the exactly edited ones).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FileExpectation {
     /// The exact content.
@@ -129,6 +134,9 @@ pub struct FileExpectation {
     pub mode: Option<Mode>,
     /// Whether nothing may exist at the path.
     pub absent: bool,
+    /// Alternatives, one of which must hold; when not empty, the other
+    /// members are empty. Never nested.
+    pub any_of: Vec<FileExpectation>,
 }
 
 impl fmt::Display for Mode {
@@ -245,6 +253,11 @@ struct ExpectationFields {
     /// `true`: nothing exists at the path. Goes alone.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     absent: bool,
+    /// Two or more alternatives (each a text or a map as above), one of
+    /// which must hold. Goes alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 2))]
+    any_of: Option<Vec<FileExpectation>>,
 }
 
 fn content<E: de::Error>(
@@ -394,7 +407,7 @@ impl<'de> Deserialize<'de> for ExpectationForm {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(
                     "a file expectation: text, or a map of text, base64, symlink, \
-                     matches, mode, absent",
+                     matches, mode, absent, any_of",
                 )
             }
 
@@ -410,6 +423,11 @@ impl<'de> Deserialize<'de> for ExpectationForm {
                     matches: fields.matches,
                     mode: fields.mode,
                     absent: fields.absent,
+                    any_of: Vec::new(),
+                };
+                let expectation = match fields.any_of {
+                    Some(any_of) => any_of_alone::<A::Error>(expectation, any_of)?,
+                    None => expectation,
                 };
                 check_expectation::<A::Error>(&expectation)?;
                 Ok(ExpectationForm::Fields(expectation))
@@ -420,14 +438,47 @@ impl<'de> Deserialize<'de> for ExpectationForm {
     }
 }
 
+/// `{any_of: [...]}` with nothing beside it, two alternatives or more, none
+/// an `any_of` itself (a nested one says nothing a flat list does not).
+fn any_of_alone<E: de::Error>(
+    beside: FileExpectation,
+    any_of: Vec<FileExpectation>,
+) -> Result<FileExpectation, E> {
+    if beside != FileExpectation::default() {
+        return Err(E::custom(
+            "`any_of` goes alone: put the other keys inside each alternative",
+        ));
+    }
+    if any_of.len() < 2 {
+        return Err(E::custom(
+            "`any_of` needs two alternatives or more: with one, write it alone",
+        ));
+    }
+    if any_of
+        .iter()
+        .any(|alternative| !alternative.any_of.is_empty())
+    {
+        return Err(E::custom(
+            "an `any_of` alternative cannot be an `any_of`: list every alternative in one",
+        ));
+    }
+    Ok(FileExpectation {
+        any_of,
+        ..FileExpectation::default()
+    })
+}
+
 fn check_expectation<E: de::Error>(e: &FileExpectation) -> Result<(), E> {
+    if !e.any_of.is_empty() {
+        return Ok(());
+    }
     let says_something = e.content.is_some() || e.matches.is_some() || e.mode.is_some();
     if e.absent && says_something {
         return Err(E::custom("`absent: true` goes alone"));
     }
     if !e.absent && !says_something {
         return Err(E::custom(
-            "expect something: text, base64, symlink, matches, mode or absent: true",
+            "expect something: text, base64, symlink, matches, mode, absent: true or any_of",
         ));
     }
     if e.content.is_some() && e.matches.is_some() {
@@ -447,7 +498,8 @@ impl Serialize for FileExpectation {
                 matches: None,
                 mode: None,
                 absent: false,
-            } => text.serialize(serializer),
+                any_of,
+            } if any_of.is_empty() => text.serialize(serializer),
             _ => {
                 let (text, base64, symlink) =
                     self.content.as_ref().map_or((None, None, None), fields_of);
@@ -458,6 +510,7 @@ impl Serialize for FileExpectation {
                     matches: self.matches.clone(),
                     mode: self.mode,
                     absent: self.absent,
+                    any_of: (!self.any_of.is_empty()).then(|| self.any_of.clone()),
                 }
                 .serialize(serializer)
             }
@@ -474,7 +527,8 @@ impl JsonSchema for FileExpectation {
         let fields = generator.subschema_for::<ExpectationFields>();
         json_schema!({
             "description": "What a path holds: its exact text, or a map of \
-                            text|base64|symlink|matches, mode; or {absent: true}.",
+                            text|base64|symlink|matches, mode; or {absent: true}; or \
+                            {any_of: [alternatives]}.",
             "anyOf": [{ "type": "string" }, fields],
         })
     }

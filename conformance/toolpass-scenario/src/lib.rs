@@ -39,7 +39,10 @@
 //! (`schema/scenario.json`, [`scenario_schema`]) is its reference, with a
 //! description on every key. The decisions that the example leaves open:
 //!
-//! - **Top level**: `title` and `spec` are required; `level` is
+//! - **Top level**: `title` and `spec` are required (`spec`: one clause
+//!   id of SPEC.md or a list of them, held to the clauses by
+//!   [`Clauses::check`]: known ids, the level of the strongest clause
+//!   cited, a `safety` scenario citing a safety clause); `level` is
 //!   `required` (default), `recommended`, `optional` or `pending`, which
 //!   needs a `reason`; `tags`; `requires` (features of toolpass/1, checked;
 //!   steps imply more, see [`Scenario::features`]); `config` is the
@@ -57,7 +60,8 @@
 //!   now>}`, `chmod`, `symlink`, `mkdir`), `fault: {point, times, skip}`,
 //!   `expect_tools` (`includes`, `excludes`, `exact` as a set, `schema:
 //!   {tool: json subset}`), `expect_files` (path → text, or `{text | base64
-//!   | symlink | matches, mode}`, or `{absent: true}`; with `exact: true`
+//!   | symlink | matches, mode}`, or `{absent: true}`, or `{any_of: [alt,
+//!   ...]}` of those; with `exact: true`
 //!   beside it, no other file may exist), `wait_notice: <matcher>` (`kind`,
 //!   `timeout_ms`), `capture: {name: regex}` (`from: llm | error_message |
 //!   persisted_output | notice`).
@@ -78,6 +82,8 @@
 //! - **Snapshots** are `<scenario>.<name>.snap` next to the scenario, with
 //!   the sandbox root written `{root}`; [`Matcher::bless`] writes them.
 
+mod citations;
+mod clauses;
 mod confine;
 mod error;
 mod files;
@@ -90,6 +96,7 @@ mod located;
 mod matcher;
 pub mod placeholder;
 mod recover;
+mod safety;
 mod scenario;
 mod schema;
 mod step;
@@ -97,6 +104,8 @@ mod subset;
 mod suggest;
 mod validate;
 
+pub use citations::{Coverage, SAFETY_TAG};
+pub use clauses::{Clause, Clauses, Strength};
 pub use error::{Error, ErrorKind};
 pub use files::{Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Touch};
 pub use forms::Range;

@@ -36,7 +36,7 @@ pub struct LoadError {
 pub struct LoadErrors(Vec<LoadError>);
 
 impl LoadError {
-    fn new(path: &Path, pos: Pos, message: impl Into<String>) -> LoadError {
+    pub(crate) fn new(path: &Path, pos: Pos, message: impl Into<String>) -> LoadError {
         LoadError {
             path: path.to_owned(),
             pos,
@@ -79,7 +79,7 @@ impl LoadErrors {
         &self.0
     }
 
-    fn sorted(mut errors: Vec<LoadError>) -> LoadErrors {
+    pub(crate) fn sorted(mut errors: Vec<LoadError>) -> LoadErrors {
         errors.sort_by(|a, b| (&a.path, a.pos).cmp(&(&b.path, b.pos)));
         LoadErrors(errors)
     }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use toolpass_protocol::{Feature, SessionConfig, Status};
 
 use crate::files::{FileEntry, RelPath};
+use crate::forms::OneOrMany;
 use crate::json::Json;
 use crate::located::Located;
 use crate::matcher::Matcher;
@@ -28,9 +29,12 @@ pub struct Scenario {
     pub path: Option<PathBuf>,
     /// What the scenario shows, in one line.
     pub title: Located<String>,
-    /// The section or clause of the specification it checks
-    /// (e.g. `edit.match.fold`).
-    pub spec: Located<String>,
+    /// The clauses of SPEC.md it checks: one id (`edit.fuzzy.fold`) or a
+    /// list of them, each a clause heading's id. `toolpass validate`
+    /// refuses an id that is not one.
+    #[serde(deserialize_with = "at_least_one_clause")]
+    #[schemars(with = "OneOrMany<String>")]
+    pub spec: Vec<Located<String>>,
     /// How its result is scored.
     #[serde(default)]
     pub level: Located<Level>,
@@ -71,6 +75,19 @@ fn at_least_one_step<'de, D: serde::Deserializer<'de>>(
         ));
     }
     Ok(steps)
+}
+
+/// `spec: []` is refused while reading, where its position is known.
+fn at_least_one_clause<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<Located<String>>, D::Error> {
+    let ids = crate::files::one_or_many(deserializer)?;
+    if ids.is_empty() {
+        return Err(serde::de::Error::custom(
+            "spec names no clause: give the id of the clause the scenario checks",
+        ));
+    }
+    Ok(ids)
 }
 
 fn is_default(config: &SessionConfig) -> bool {
@@ -146,6 +163,12 @@ pub struct Expect {
     /// Whether `_meta.toolpass.persistedOutputPath` is present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persisted_output: Option<bool>,
+    /// Two or more alternatives, one of which the Outcome must meet; the
+    /// only key when present (`{any_of: [{status: success}, {status:
+    /// error}]}`: the safety profile's "the edit lands or is refused").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 2))]
+    pub any_of: Vec<Expect>,
 }
 
 impl Scenario {
@@ -202,6 +225,16 @@ impl Scenario {
             features.insert(Feature::Sessions);
         }
         features
+    }
+
+    /// The clause ids it cites, as one line (`a.b, c.d`): what reports
+    /// carry, so a report stays one string per scenario as it always was.
+    pub fn spec_text(&self) -> String {
+        self.spec
+            .iter()
+            .map(|id| id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The level a step is scored at: its own, or the scenario's.

@@ -20,6 +20,17 @@ use crate::scenario::{Expect, Level, Scenario};
 use crate::step::{Call, Capture, StepKind};
 use crate::suggest;
 
+const NO_SNAPSHOT_IN_ANY_OF: &str =
+    "no snapshot inside `any_of`: `--bless` would rewrite it for every alternative";
+
+/// Whether any of `matchers` compares with a snapshot file.
+fn has_snapshot<'a>(matchers: impl IntoIterator<Item = &'a Matcher>) -> bool {
+    matchers
+        .into_iter()
+        .flat_map(Matcher::conditions)
+        .any(|c| matches!(c, Condition::Snapshot(_)))
+}
+
 /// A problem found in a scenario, at a position when one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Problem {
@@ -70,11 +81,8 @@ impl Checker {
         if s.title.trim().is_empty() {
             self.report(s.title.pos, "the title is empty");
         }
-        if s.spec.trim().is_empty() {
-            self.report(
-                s.spec.pos,
-                "spec is empty: name the clause the scenario checks",
-            );
+        for id in s.spec.iter().filter(|id| id.trim().is_empty()) {
+            self.report(id.pos, "spec is empty: name the clause the scenario checks");
         }
         if s.level.value == Level::Pending
             && s.reason.as_deref().is_none_or(|r| r.trim().is_empty())
@@ -154,7 +162,7 @@ impl Checker {
                     self.template(answer, answer.pos);
                 }
                 if let Some(expect) = &confirm.expect {
-                    self.expect(expect);
+                    self.expect(expect, pos);
                 }
             }
             StepKind::Fs(actions) => {
@@ -232,11 +240,15 @@ impl Checker {
             self.confined(text.value, text.pos, &Base::root());
         }
         if let Some(expect) = &call.expect {
-            self.expect(expect);
+            self.expect(expect, call.tool.pos);
         }
     }
 
-    fn expect(&mut self, expect: &Expect) {
+    /// An `expect` of the step at `pos`.
+    fn expect(&mut self, expect: &Expect, pos: Pos) {
+        if !expect.any_of.is_empty() {
+            self.any_of(expect, pos);
+        }
         if let Some(code) = &expect.error {
             if ErrorCode::parse(code).is_none() {
                 let known: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
@@ -258,6 +270,45 @@ impl Checker {
         }
         for matcher in expect.result_file_paths.iter().flatten() {
             self.matcher(matcher);
+        }
+    }
+
+    /// `expect: {any_of: [...]}`: the only key, two alternatives or more,
+    /// none nested, and no snapshot (`--bless` would rewrite it for every
+    /// alternative).
+    fn any_of(&mut self, expect: &Expect, pos: Pos) {
+        let beside = Expect {
+            any_of: Vec::new(),
+            ..expect.clone()
+        };
+        if beside != Expect::default() {
+            self.report(
+                pos,
+                "`any_of` is the only key of its `expect`: put the other keys inside each \
+                 alternative",
+            );
+        }
+        if expect.any_of.len() < 2 {
+            self.report(
+                pos,
+                "`any_of` needs two alternatives or more: with one, write it alone",
+            );
+        }
+        for alternative in &expect.any_of {
+            if !alternative.any_of.is_empty() {
+                self.report(
+                    pos,
+                    "an `any_of` alternative cannot be an `any_of`: list every alternative in one",
+                );
+            }
+            let matchers = alternative
+                .llm
+                .iter()
+                .chain(alternative.result_file_paths.iter().flatten());
+            if has_snapshot(matchers) {
+                self.report(pos, NO_SNAPSHOT_IN_ANY_OF);
+            }
+            self.expect(alternative, pos);
         }
     }
 
@@ -333,6 +384,12 @@ impl Checker {
     }
 
     fn expectation(&mut self, path: &RelPath, expectation: &FileExpectation) {
+        for alternative in &expectation.any_of {
+            if has_snapshot(&alternative.matches) {
+                self.report(path.pos, NO_SNAPSHOT_IN_ANY_OF);
+            }
+            self.expectation(path, alternative);
+        }
         if let Some(content) = &expectation.content {
             self.content(path, content);
         }

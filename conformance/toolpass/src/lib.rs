@@ -43,6 +43,7 @@ pub mod record;
 mod reference;
 pub mod report;
 pub mod run;
+pub mod spec;
 mod stderr;
 
 pub use connection::{Connection, Options, Peer, Supervisor};

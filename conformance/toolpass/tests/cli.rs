@@ -148,7 +148,7 @@ fn help_names_every_subcommand() {
 
 /// The scenario format's first example, requiring a feature the protocol knows.
 const VALID: &str = r#"title: Straight quotes in old_string match curly quotes on disk
-spec: edit.match.fold
+spec: edit.fuzzy.fold
 level: required
 tags: [edit, fuzzy]
 requires: [prior_read]
@@ -252,8 +252,14 @@ fn scenario(title: &str, level: &str, tags: &str) -> String {
     } else {
         ""
     };
+    // Each level cites a clause of the strength it follows from.
+    let spec = match level {
+        "required" => "read.paging",
+        "recommended" => "read.line-display",
+        _ => "ls.listing",
+    };
     format!(
-        "title: {title}\nspec: x.y\nlevel: {level}\n{reason}tags: [{tags}]\nsteps:\n  \
+        "title: {title}\nspec: {spec}\nlevel: {level}\n{reason}tags: [{tags}]\nsteps:\n  \
          - call: read_file\n    args: {{file_path: \"{{root}}/a\"}}\n"
     )
 }
@@ -475,7 +481,7 @@ fn run_refuses_two_reports_on_stdout_before_starting_anything() {
 /// what the model sees.
 fn reads(word: &str) -> String {
     format!(
-        "title: Reads a file\nspec: read.plain\nlevel: required\nfiles:\n  a.txt: \"hello\\n\"\n\
+        "title: Reads a file\nspec: read.paging\nlevel: required\nfiles:\n  a.txt: \"hello\\n\"\n\
          steps:\n  - call: read_file\n    args: {{file_path: \"{{root}}/a.txt\"}}\n    \
          expect:\n      status: success\n      llm: {{contains: [\"{word}\"]}}\n"
     )

@@ -7,7 +7,7 @@ mod common;
 
 use common::{parts, server, toolpass, write};
 
-const SUITE: &str = "title: read then edit\nspec: \"§6.1\"\nfiles: {a.txt: \"one\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n  - call: edit\n    args: {file_path: \"{root}/a.txt\", old_string: one, new_string: \"1\"}\n";
+const SUITE: &str = "title: read then edit\nspec: edit.match.exact\nfiles: {a.txt: \"one\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n  - call: edit\n    args: {file_path: \"{root}/a.txt\", old_string: one, new_string: \"1\"}\n";
 
 #[test]
 fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {

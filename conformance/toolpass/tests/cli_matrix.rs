@@ -13,7 +13,7 @@ use std::process::Command;
 
 use common::{parts, toolpass, write};
 
-const PASSES: &str = "title: reads\nspec: \"§6.1\"\nfiles: {a.txt: \"hi\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n    expect: {status: success, llm: {contains: hi}}\n";
+const PASSES: &str = "title: reads\nspec: read.paging\nfiles: {a.txt: \"hi\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n    expect: {status: success, llm: {contains: hi}}\n";
 
 /// Two runs of a three-scenario suite, `a.jsonl` all passing and
 /// `b.jsonl` with `read/second` failing, rendered into `out/`.

@@ -16,7 +16,7 @@ fn toolpass(cwd: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 const PASSES: &str = r#"title: An edit after a full read replaces the bytes
-spec: "§6.3 replace and write back"
+spec: edit.match.exact
 files:
   a.txt: "one\ntwo\n"
 steps:
@@ -30,7 +30,7 @@ steps:
 
 /// Wrong on purpose: expects the edit to fail.
 const FAILS: &str = r#"title: A wrong expectation
-spec: "§6.3 replace and write back"
+spec: edit.match.exact
 files:
   a.txt: "one\n"
 steps:
@@ -257,9 +257,9 @@ fn a_plain_mcp_server_runs_the_call_only_scenarios_and_skips_the_rest() {
 
 #[test]
 fn a_scenario_calling_a_tool_the_implementation_does_not_declare_is_skipped() {
-    let undeclared = "title: t\nspec: s\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a\"}\n  - call: toolpass_never_declared\n    args: {}\n";
+    let undeclared = "title: t\nspec: mcp.unknown-tool\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a\"}\n  - call: toolpass_never_declared\n    args: {}\n";
     // Saying the tool must not be declared makes calling it the point.
-    let deliberate = "title: t\nspec: s\nsteps:\n  - expect_tools: {excludes: [toolpass_never_declared]}\n  - call: toolpass_never_declared\n    args: {}\n    expect: {status: error}\n";
+    let deliberate = "title: t\nspec: mcp.unknown-tool\nsteps:\n  - expect_tools: {excludes: [toolpass_never_declared]}\n  - call: toolpass_never_declared\n    args: {}\n    expect: {status: error}\n";
     let dir = suite(&[("s/skipped.yaml", undeclared), ("s/runs.yaml", deliberate)]);
     let (code, out, err) = toolpass(
         dir.path(),

@@ -326,10 +326,10 @@ impl toolpass_tools::workspace::EditBackup for DeletingBackup {
 
 #[test]
 fn the_backup_runs_before_the_last_freshness_check() {
-    // Seed §6.3: a backup after the check would widen the check-to-write
-    // window. Run before it, the deletion is seen by the last check itself
-    // ("disappeared"); run after it, only the commit's fingerprint
-    // comparison would notice ("modified since").
+    // SPEC.md `prior-read.toctou.windows`: a backup after the check would
+    // widen the check-to-write window. Run before it, the deletion is seen by
+    // the last check itself ("disappeared"); run after it, only the commit's
+    // fingerprint comparison would notice ("modified since").
     let mut sb = Sandbox::new();
     let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     sb.session.set_backup(Box::new(DeletingBackup(log.clone())));

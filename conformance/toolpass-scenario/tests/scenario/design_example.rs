@@ -130,7 +130,7 @@ fn the_design_example_loads_into_its_model() {
         s.title.as_str(),
         "Straight quotes in old_string match curly quotes on disk"
     );
-    assert_eq!(s.spec.as_str(), "edit.match.fold");
+    assert_eq!(s.spec[0].as_str(), "edit.match.fold");
     assert_eq!(s.level.value, Level::Required);
     assert_eq!(s.tags, ["edit", "fuzzy"]);
     assert_eq!(s.requires[0].value, Feature::PriorRead);

@@ -1,5 +1,7 @@
 //! The integration tests of toolpass-scenario, one binary.
 
+mod any_of;
+mod citations;
 mod design_example;
 mod guide;
 mod loader;

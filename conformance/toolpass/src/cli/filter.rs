@@ -1,5 +1,5 @@
 //! Which scenarios a command takes: `--filter`, `--tag`, `--level`,
-//! `--area`. Shared by `list` now and `run` later, so both select the same
+//! `--area`, `--profile`. Shared by `list` now and `run` later, so both select the same
 //! scenarios from the same flags.
 //!
 //! Each flag may be repeated, and a scenario must match at least one value
@@ -8,7 +8,7 @@
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use toolpass::report::Filters;
+use toolpass::report::{Filters, SuiteProfile};
 use toolpass_scenario::{Level, Scenario};
 
 #[derive(Debug, Args)]
@@ -26,6 +26,29 @@ pub(super) struct FilterArgs {
     /// Only scenarios of this area: the first segment of the id (`edit`).
     #[arg(long = "area", value_name = "AREA")]
     areas: Vec<String>,
+    /// Which part of the suite: `full` (every scenario) or `safety` (the
+    /// safety profile: scenarios tagged `safety`, judging only what every
+    /// tool layer must guarantee whatever its design: confinement to the
+    /// root, no lost or corrupted bytes, edits that land exactly or not at
+    /// all).
+    #[arg(long, value_name = "PROFILE", default_value = "full")]
+    profile: ProfileArg,
+}
+
+/// `--profile`; mirrors [`SuiteProfile`], which is not a clap type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProfileArg {
+    Full,
+    Safety,
+}
+
+impl From<ProfileArg> for SuiteProfile {
+    fn from(profile: ProfileArg) -> SuiteProfile {
+        match profile {
+            ProfileArg::Full => SuiteProfile::Full,
+            ProfileArg::Safety => SuiteProfile::Safety,
+        }
+    }
 }
 
 /// The levels as flags take them; mirrors [`Level`], which is not a clap
@@ -56,6 +79,7 @@ pub(super) struct Filter {
     tags: Vec<String>,
     levels: Vec<Level>,
     areas: Vec<String>,
+    profile: SuiteProfile,
 }
 
 impl FilterArgs {
@@ -66,7 +90,13 @@ impl FilterArgs {
             tag: self.tags.clone(),
             level: self.levels.iter().map(|&l| l.into()).collect(),
             area: self.areas.clone(),
+            profile: self.profile.into(),
         }
+    }
+
+    /// The profile the run takes.
+    pub(super) fn profile(&self) -> SuiteProfile {
+        self.profile.into()
     }
 
     /// Whether any filter flag was given: a run that may leave scenarios
@@ -75,7 +105,8 @@ impl FilterArgs {
         !(self.globs.is_empty()
             && self.tags.is_empty()
             && self.levels.is_empty()
-            && self.areas.is_empty())
+            && self.areas.is_empty()
+            && self.profile == ProfileArg::Full)
     }
 
     pub(super) fn compile(&self) -> anyhow::Result<Filter> {
@@ -101,6 +132,7 @@ impl FilterArgs {
             tags: self.tags.clone(),
             levels: self.levels.iter().map(|&l| l.into()).collect(),
             areas: self.areas.clone(),
+            profile: self.profile.into(),
         })
     }
 }
@@ -112,5 +144,6 @@ impl Filter {
             && (self.tags.is_empty() || self.tags.iter().any(|t| scenario.tags.contains(t)))
             && (self.levels.is_empty() || self.levels.contains(&scenario.level.value))
             && (self.areas.is_empty() || self.areas.iter().any(|a| a == area))
+            && self.profile.takes(&scenario.tags)
     }
 }

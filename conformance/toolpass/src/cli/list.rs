@@ -1,5 +1,6 @@
 //! `toolpass list`: the scenarios a run with the same flags would take,
-//! one `id  level  title` line each.
+//! one `id  level  title` line each; or, with `--by-spec`, the clauses of
+//! the specification and the scenarios citing each.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -17,14 +18,26 @@ pub(super) struct ListArgs {
     dirs: ScenarioDirs,
     #[command(flatten)]
     filter: FilterArgs,
+    /// List the clauses of SPEC.md (and any --spec file) instead, in
+    /// order, each with its strength, safety mark and the selected
+    /// scenarios citing it (id and level); clauses with none are marked.
+    #[arg(long)]
+    by_spec: bool,
 }
 
 pub(super) fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
-    let scenarios = match scenarios::select(&args.dirs, &args.filter)? {
-        Ok(scenarios) => scenarios,
+    let suite = match scenarios::select_suite(&args.dirs, &args.filter)? {
+        Ok(suite) => suite,
         Err(code) => return Ok(code),
     };
     let mut stdout = std::io::stdout().lock();
+    if args.by_spec {
+        let coverage = suite.clauses.coverage(&suite.scenarios);
+        write!(stdout, "{}", toolpass::spec::by_spec(&coverage))
+            .context("failed to write to stdout")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let scenarios = suite.scenarios;
     for scenario in &scenarios {
         // Ids are file names and titles a file's text: either may hold
         // terminal escapes.

@@ -83,7 +83,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.fix && args.filter.is_set() {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
-             (--filter, --tag, --level, --area): run without them"
+             (--filter, --tag, --level, --area, --profile safety): run without them"
         );
     }
     let expected = match &args.expected_failures {
@@ -127,6 +127,14 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     // starting a cold implementation are not the suite's time.
     let work = async {
         let peer = probe(&supervisor).await?;
+        #[allow(clippy::print_stderr)] // The run's header, after the probe's line.
+        {
+            eprintln!(
+                "toolpass: profile {}: {} scenario(s)",
+                args.filter.profile().as_str(),
+                scenarios.len()
+            );
+        }
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
             // Progress shows a listed failure as the xfail it will be
@@ -164,7 +172,14 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let summary = Summary::new(&results, started.elapsed(), problems);
     let mut stdout = args.reports.text_output();
     write!(stdout, "{}", text::scenarios(&results, style)).context("failed to write to stdout")?;
-    write!(stdout, "{}", text::summary(&summary, style)).context("failed to write to stdout")?;
+    // The summary's first line says which part of the suite its scores are of.
+    write!(
+        stdout,
+        "profile {}: {}",
+        args.filter.profile().as_str(),
+        text::summary(&summary, style)
+    )
+    .context("failed to write to stdout")?;
     if args.keep {
         writeln!(stdout, "--keep: the sandboxes are left in place:")
             .context("failed to write to stdout")?;

@@ -1,11 +1,13 @@
-//! Which scenario directories a command reads, and loading them all with
-//! every problem of every file reported at once.
+//! Which scenario directories and specifications a command reads, and
+//! loading them all with every problem of every file reported at once:
+//! each scenario's format, then the clauses its `spec:` cites.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use toolpass_scenario::{Scenario, load_dir};
+use toolpass::spec::builtin_clauses;
+use toolpass_scenario::{Clauses, LoadErrors, Scenario, load_dir};
 
 /// This workspace's `scenarios/`, fixed at build time so an installed or
 /// copied binary still finds the suite it was built with.
@@ -20,6 +22,11 @@ pub(super) struct ScenarioDirs {
     /// Also read the built-in suite when `--scenarios` is given.
     #[arg(long)]
     with_builtin: bool,
+    /// A specification of your own (repeatable): its clause headings
+    /// (### `id` MUST|SHOULD|MAY, optionally ` · safety`) add to the
+    /// built-in SPEC.md's for your scenarios' `spec:` to cite.
+    #[arg(long = "spec", value_name = "FILE")]
+    specs: Vec<PathBuf>,
 }
 
 impl ScenarioDirs {
@@ -54,13 +61,53 @@ fn builtin_dir() -> PathBuf {
     }
 }
 
-/// Every scenario of every directory, sorted by id; or one
-/// `path:line:column: message` line per problem. A `--scenarios` that is no
-/// directory is the outer error: there is nothing to check, so the command
-/// could not work (exit 2), which is not a broken scenario.
-pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Vec<Scenario>, Vec<String>>> {
-    let dirs = dirs.dirs();
-    if let Some(missing) = dirs.iter().find(|dir| !dir.is_dir()) {
+impl ScenarioDirs {
+    /// The built-in clauses and those of every `--spec` file; or every
+    /// problem of every file.
+    fn clauses(&self) -> Result<Clauses, Vec<String>> {
+        let lines =
+            |e: LoadErrors| -> Vec<String> { e.errors().iter().map(ToString::to_string).collect() };
+        let mut clauses = builtin_clauses().map_err(lines)?;
+        let mut errors: Vec<String> = Vec::new();
+        for path in &self.specs {
+            let text = match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    errors.push(format!(
+                        "{}: cannot read the --spec file: {e}",
+                        path.display()
+                    ));
+                    continue;
+                }
+            };
+            match Clauses::parse(&text, path).and_then(|more| clauses.extend(more)) {
+                Ok(()) => {}
+                Err(e) => errors.extend(lines(e)),
+            }
+        }
+        if errors.is_empty() {
+            Ok(clauses)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// The scenarios of a command and the clauses they cite.
+pub(super) struct Suite {
+    /// Every scenario, sorted by id.
+    pub(super) scenarios: Vec<Scenario>,
+    /// The built-in clauses and those of `--spec` files, in file order.
+    pub(super) clauses: Clauses,
+}
+
+/// Every scenario of every directory, sorted by id, held to the clauses it
+/// cites; or one `path:line:column: message` line per problem. A
+/// `--scenarios` that is no directory is the outer error: there is nothing
+/// to check, so the command could not work (exit 2), which is not a broken
+/// scenario.
+pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Suite, Vec<String>>> {
+    if let Some(missing) = dirs.dirs().iter().find(|dir| !dir.is_dir()) {
         anyhow::bail!(
             "--scenarios {}: no such directory",
             toolpass::report::text::printable_line(&missing.display().to_string())
@@ -68,7 +115,8 @@ pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Vec<Scenario>, 
     }
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
-    for dir in dirs {
+    let clauses = dirs.clauses().map_err(|e| errors.extend(e)).ok();
+    for dir in dirs.dirs() {
         match load_dir(&dir) {
             Ok(loaded) => scenarios.extend(loaded),
             Err(e) => errors.extend(e.errors().iter().map(ToString::to_string)),
@@ -87,11 +135,17 @@ pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Vec<Scenario>, 
             ));
         }
     }
-    if errors.is_empty() {
-        scenarios.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok(Ok(scenarios))
-    } else {
-        Ok(Err(errors))
+    if let Some(clauses) = &clauses
+        && let Err(e) = clauses.check_all(&scenarios)
+    {
+        errors.extend(e.errors().iter().map(ToString::to_string));
+    }
+    match clauses {
+        Some(clauses) if errors.is_empty() => {
+            scenarios.sort_by(|a, b| a.id.cmp(&b.id));
+            Ok(Ok(Suite { scenarios, clauses }))
+        }
+        _ => Ok(Err(errors)),
     }
 }
 
@@ -102,13 +156,21 @@ pub(super) fn select(
     dirs: &ScenarioDirs,
     filter: &super::filter::FilterArgs,
 ) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
+    Ok(select_suite(dirs, filter)?.map(|suite| suite.scenarios))
+}
+
+/// [`select`], with the clauses the scenarios cite.
+pub(super) fn select_suite(
+    dirs: &ScenarioDirs,
+    filter: &super::filter::FilterArgs,
+) -> anyhow::Result<Result<Suite, std::process::ExitCode>> {
     // A bad glob is reported before the scenarios are read.
     let filter = filter.compile()?;
     match load(dirs)? {
-        Ok(scenarios) => Ok(Ok(scenarios
-            .into_iter()
-            .filter(|s| filter.matches(s))
-            .collect())),
+        Ok(mut suite) => {
+            suite.scenarios.retain(|s| filter.matches(s));
+            Ok(Ok(suite))
+        }
         Err(errors) => {
             super::report_load_errors(&errors)?;
             Ok(Err(std::process::ExitCode::from(2)))

@@ -18,11 +18,11 @@ pub(super) struct ValidateArgs {
 
 pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     match scenarios::load(&args.dirs)? {
-        Ok(scenarios) => {
+        Ok(suite) => {
             writeln!(
                 std::io::stdout(),
                 "{} OK",
-                counted(scenarios.len(), "scenario", "scenarios")
+                counted(suite.scenarios.len(), "scenario", "scenarios")
             )
             .context("failed to write to stdout")?;
             Ok(ExitCode::SUCCESS)

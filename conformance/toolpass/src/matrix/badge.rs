@@ -1,6 +1,6 @@
 //! A shields.io endpoint badge per implementation
-//! (<https://shields.io/badges/endpoint-badge>): the required score, with
-//! the skipped count beside it so a peer that skips most of the suite does
+//! (<https://shields.io/badges/endpoint-badge>): the required score and the
+//! safety profile's, with the skipped count beside them so a peer that skips most of the suite does
 //! not look like one that passes it.
 
 use serde::Serialize;
@@ -33,6 +33,10 @@ pub fn badge(column: &Column) -> Badge {
         .unwrap_or_default();
     let skipped = column.summary.count(Verdict::Skip);
     let mut message = format!("{}/{} required", score.passed, score.total);
+    let safety = column.safety;
+    if safety.total > 0 {
+        message.push_str(&format!(", safety {}/{}", safety.passed, safety.total));
+    }
     if skipped > 0 {
         message.push_str(&format!(", {skipped} skipped"));
     }

@@ -1,6 +1,7 @@
 //! The matrix as one static HTML page: inline CSS, no script, no network
 //! resource, so it can be opened from disk, attached to a CI run or served
-//! as it is. Sections: the scores per level, the required score per area,
+//! as it is. Sections: the scores per level and the safety profile's, the
+//! required score per area,
 //! every scenario × implementation (a failing cell links to its diff), and
 //! the failures' full reports.
 
@@ -9,6 +10,7 @@ use std::fmt::Write as _;
 use toolpass_scenario::Level;
 
 use super::{Cell, Column, Matrix, Row, anchor, score_text};
+use crate::report::Score;
 use crate::report::junit::escape;
 use crate::report::text::counted;
 use crate::run::Verdict;
@@ -76,20 +78,15 @@ fn scores(out: &mut String, matrix: &Matrix) {
     for level in matrix.levels() {
         let _ = write!(out, "<tr><th>{}</th>", level.as_str());
         for column in &matrix.columns {
-            let score = column.summary.levels.get(&level);
-            let percent = score
-                .filter(|s| s.total > 0)
-                .map(|s| {
-                    format!(
-                        " <small>({:.0}%)</small>",
-                        100.0 * s.passed as f64 / s.total as f64
-                    )
-                })
-                .unwrap_or_default();
-            let _ = write!(out, "<td class=\"n\">{}{percent}</td>", score_text(score));
+            score_cell(out, column.summary.levels.get(&level));
         }
         out.push_str("</tr>\n");
     }
+    out.push_str("<tr><th title=\"scenarios tagged safety: what every tool layer must guarantee, whatever its design\">safety profile</th>");
+    for column in &matrix.columns {
+        score_cell(out, Some(&column.safety));
+    }
+    out.push_str("</tr>\n");
     for verdict in [Verdict::Xfail, Verdict::Skip] {
         let _ = write!(out, "<tr><th>{}</th>", verdict.as_str());
         for column in &matrix.columns {
@@ -114,6 +111,20 @@ fn scores(out: &mut String, matrix: &Matrix) {
         );
     }
     out.push_str("</tr>\n</table>\n");
+}
+
+/// `passed/total (percent)`, or `–` when nothing was scored.
+fn score_cell(out: &mut String, score: Option<&Score>) {
+    let percent = score
+        .filter(|s| s.total > 0)
+        .map(|s| {
+            format!(
+                " <small>({:.0}%)</small>",
+                100.0 * s.passed as f64 / s.total as f64
+            )
+        })
+        .unwrap_or_default();
+    let _ = write!(out, "<td class=\"n\">{}{percent}</td>", score_text(score));
 }
 
 fn areas(out: &mut String, matrix: &Matrix) {

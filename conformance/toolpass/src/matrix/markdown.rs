@@ -1,5 +1,5 @@
-//! The matrix as GitHub-flavoured Markdown: the scores per level, the
-//! required score per area, and the scenarios where the implementations
+//! The matrix as GitHub-flavoured Markdown: the scores per level and the
+//! safety profile's, the required score per area, and the scenarios where the implementations
 //! do not all pass (the full grid is the HTML page's).
 
 use std::fmt::Write as _;
@@ -31,6 +31,11 @@ pub fn render(matrix: &Matrix) -> String {
         }
         out.push('\n');
     }
+    out.push_str("| safety profile |");
+    for column in &matrix.columns {
+        let _ = write!(out, " {} |", score_text(Some(&column.safety)));
+    }
+    out.push('\n');
     for verdict in [Verdict::Xfail, Verdict::Skip] {
         let _ = write!(out, "| {} |", verdict.as_str());
         for column in &matrix.columns {

@@ -15,7 +15,7 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use toolpass_scenario::Level;
+use toolpass_scenario::{Level, SAFETY_TAG};
 
 use crate::report::read::ReadReport;
 use crate::report::{Score, Summary, headline, text};
@@ -37,6 +37,9 @@ pub struct Column {
     pub summary: Summary,
     /// The tallies per area (a scenario id's directory).
     pub areas: BTreeMap<String, Summary>,
+    /// The safety profile's score ([`safety_score`]), beside the full
+    /// suite's per-level scores in `summary`.
+    pub safety: Score,
 }
 
 /// One scenario's row.
@@ -91,6 +94,7 @@ impl Matrix {
                 file: report.file.clone(),
                 summary: Summary::new(&report.results, report.duration, Vec::new()),
                 areas: by_area(&report.results),
+                safety: safety_score(&report.results),
             })
             .collect();
         let ids: BTreeSet<&str> = reports
@@ -123,6 +127,26 @@ impl Matrix {
             .flatten()
             .any(|c| !matches!(c.verdict, Verdict::Pass | Verdict::Skip))
     }
+}
+
+/// The safety profile's score of a run: of the scenarios tagged `safety`
+/// it judged (skipped and pending ones aside), those that passed. A listed
+/// difference (xfail) does not pass: the profile is what every tool layer
+/// must guarantee, whatever its expected-failures file says. Read from each
+/// result's tags, so a full run's report gives it without a `--profile
+/// safety` run.
+pub fn safety_score(results: &[ScenarioResult]) -> Score {
+    let mut score = Score::default();
+    let judged = results.iter().filter(|r| {
+        r.tags.iter().any(|t| t == SAFETY_TAG)
+            && r.level != Level::Pending
+            && r.verdict != Verdict::Skip
+    });
+    for result in judged {
+        score.total += 1;
+        score.passed += usize::from(matches!(result.verdict, Verdict::Pass | Verdict::Xpass));
+    }
+    score
 }
 
 /// A scenario's area: its id's directory.

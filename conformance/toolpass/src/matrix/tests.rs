@@ -5,16 +5,29 @@
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::report::Score;
 use crate::report::fixture;
 use crate::report::read::ReadReport;
 
+/// The fixture run with three scenarios in the safety profile: one that
+/// fails, one that passes, one skipped (not scored).
+fn with_safety() -> Vec<ScenarioResult> {
+    let mut results = fixture::results();
+    for result in &mut results {
+        if ["edit/crlf", "edit/fuzzy/curly", "mcp/fault"].contains(&result.id.as_str()) {
+            result.tags.push(SAFETY_TAG.into());
+        }
+    }
+    results
+}
+
 fn reference() -> ReadReport {
-    fixture::read_back("reference.jsonl", &fixture::results())
+    fixture::read_back("reference.jsonl", &with_safety())
 }
 
 /// A peer that passes `edit/crlf` and never ran `shell/hang`.
 fn peer() -> ReadReport {
-    let mut results = fixture::results();
+    let mut results = with_safety();
     results.retain(|r| r.id != "shell/hang");
     let crlf = results.iter_mut().find(|r| r.id == "edit/crlf").unwrap();
     crlf.verdict = Verdict::Pass;
@@ -69,6 +82,35 @@ fn scores_are_per_level_and_per_area_like_a_run_summary() {
 }
 
 #[test]
+fn the_safety_score_counts_safety_scenarios_judged_and_passed() {
+    let matrix = Matrix::new(&[reference(), peer()]);
+    let scores: Vec<(usize, usize)> = matrix
+        .columns
+        .iter()
+        .map(|c| (c.safety.passed, c.safety.total))
+        .collect();
+    assert_eq!(scores, [(1, 2), (2, 2)]);
+    // An expected failure is no pass of the profile, a pending scenario is
+    // not scored, and nothing tagged gives an empty score.
+    let mut results = with_safety();
+    for result in &mut results {
+        match result.id.as_str() {
+            "edit/fuzzy/curly" => result.verdict = Verdict::Xfail,
+            "edit/crlf" => result.level = Level::Pending,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        safety_score(&results),
+        Score {
+            passed: 0,
+            total: 1
+        }
+    );
+    assert_eq!(safety_score(&fixture::results()), Score::default());
+}
+
+#[test]
 fn two_reports_of_one_implementation_are_told_apart_by_file() {
     let matrix = Matrix::new(&[
         reference(),
@@ -108,6 +150,13 @@ fn the_page_is_self_contained_and_every_failing_cell_links_to_its_report() {
         page.contains("<td class=\"none\">–</td>"),
         "a scenario one run did not select"
     );
+    assert!(
+        page.contains(
+            "safety profile</th><td class=\"n\">1/2 <small>(50%)</small></td>\
+             <td class=\"n\">2/2 <small>(100%)</small></td></tr>"
+        ),
+        "the safety score beside the levels"
+    );
 }
 
 #[test]
@@ -130,6 +179,7 @@ fn the_markdown_lists_scores_areas_and_only_the_rows_that_do_not_pass_everywhere
         text.contains("| `shell/hang` | recommended | 💥 | – |"),
         "{text}"
     );
+    assert!(text.contains("| safety profile | 1/2 | 2/2 |\n"), "{text}");
     // Skipped everywhere it ran: not judged, so not listed.
     assert!(!text.contains("| `mcp/fault` |"), "{text}");
 }
@@ -143,7 +193,10 @@ fn a_badge_says_the_required_score_and_the_skips_in_a_colour_by_threshold() {
     assert_eq!(made.label, "toolpass · toolpass-reference");
     assert_eq!(
         made.message,
-        format!("{}/{} required, 1 skipped", required.passed, required.total)
+        format!(
+            "{}/{} required, safety 1/2, 1 skipped",
+            required.passed, required.total
+        )
     );
     assert_eq!(made.color, "red");
     let json = serde_json::to_value(&made).unwrap();

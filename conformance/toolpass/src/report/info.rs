@@ -67,6 +67,44 @@ pub struct Filters {
     pub level: Vec<Level>,
     /// `--area`.
     pub area: Vec<String>,
+    /// `--profile`: `safety` took only the scenarios tagged `safety`.
+    /// Absent for `full`, the default, so earlier reports read the same.
+    #[serde(default, skip_serializing_if = "SuiteProfile::is_full")]
+    pub profile: SuiteProfile,
+}
+
+/// Which part of the suite a run takes (`--profile`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SuiteProfile {
+    /// Every scenario the other filters select.
+    #[default]
+    Full,
+    /// Only the safety profile: scenarios tagged `safety`, which judge what
+    /// every tool layer must guarantee whatever its design.
+    Safety,
+}
+
+impl SuiteProfile {
+    /// The profile as written on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuiteProfile::Full => "full",
+            SuiteProfile::Safety => "safety",
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        *self == SuiteProfile::Full
+    }
+
+    /// Whether a scenario with these tags belongs to the profile.
+    pub fn takes(self, tags: &[String]) -> bool {
+        match self {
+            SuiteProfile::Full => true,
+            SuiteProfile::Safety => tags.iter().any(|t| t == toolpass_scenario::SAFETY_TAG),
+        }
+    }
 }
 
 /// `time` as RFC 3339 in UTC, to the second: `2026-12-02T17:31:50Z`.

@@ -24,7 +24,7 @@ mod hostile;
 #[cfg(test)]
 mod wording;
 
-pub use info::{Filters, ImplementationInfo, RunInfo, Settings, rfc3339};
+pub use info::{Filters, ImplementationInfo, RunInfo, Settings, SuiteProfile, rfc3339};
 pub use summary::{Score, Summary};
 
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};

@@ -8,6 +8,7 @@ use serde_json::Value;
 use toolpass_protocol::{ErrorCode, OutcomeSummary, Status};
 use toolpass_scenario::{Condition, Expect, Json, Matcher, Mismatch, Vars, json_subset};
 
+use super::any_of::any_of;
 use super::verdict::Failure;
 
 /// A reply to `tools/call` or `toolpass/confirm`, as judged.
@@ -49,6 +50,14 @@ pub(crate) fn judge(
     reply: &Reply,
     context: Context<'_>,
 ) -> Result<Vec<Failure>, Failure> {
+    if !expect.any_of.is_empty() {
+        let alternatives = expect
+            .any_of
+            .iter()
+            .map(|alternative| judge(alternative, reply, context))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(any_of("expect", alternatives));
+    }
     let vars = context.vars;
     let mut failures = Vec::new();
     let summary = &reply.summary;

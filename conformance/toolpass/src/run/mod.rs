@@ -6,6 +6,7 @@
 //! it was playing (marked `crash`, `timeout` or `protocol_error` with its
 //! stderr tail); the worker restarts it and the run goes on.
 
+mod any_of;
 mod beneath;
 mod interrupt;
 mod judge;
@@ -152,7 +153,7 @@ impl Worker<'_> {
             id: scenario.id.clone(),
             path: scenario.path.clone(),
             title: scenario.title.value.clone(),
-            spec: scenario.spec.value.clone(),
+            spec: scenario.spec_text(),
             level: scenario.level.value,
             tags: scenario.tags.clone(),
             verdict: Verdict::Pass,

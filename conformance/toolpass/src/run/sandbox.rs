@@ -22,6 +22,7 @@ use toolpass_scenario::{
     RelPath, Vars,
 };
 
+use super::any_of::any_of;
 use super::beneath::{self, describe};
 use super::judge::{Context, check_text};
 use super::verdict::Failure;
@@ -157,8 +158,16 @@ impl Sandbox {
         expected: &FileExpectation,
         context: Context<'_>,
     ) -> Vec<Failure> {
-        let vars = context.vars;
         let what = format!("files[{}]", rel.as_str());
+        if !expected.any_of.is_empty() {
+            let alternatives = expected
+                .any_of
+                .iter()
+                .map(|alternative| self.check(rel, alternative, context))
+                .collect();
+            return any_of(&what, alternatives);
+        }
+        let vars = context.vars;
         let path = Sandbox::path(rel);
         let dir = &self.private;
         let metadata = dir.symlink_metadata(&path);

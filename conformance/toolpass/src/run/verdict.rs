@@ -170,7 +170,7 @@ pub struct ScenarioResult {
     pub path: Option<PathBuf>,
     /// Its title.
     pub title: String,
-    /// Its `spec`.
+    /// Its `spec`: the clause ids it cites, separated by `, `.
     pub spec: String,
     /// Its level.
     pub level: Level,

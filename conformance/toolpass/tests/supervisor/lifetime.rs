@@ -23,7 +23,8 @@ fn runner(dir: &Path, behaviour: &str, steps: &str) -> Child {
     let scenarios = dir.join("scenarios");
     std::fs::create_dir_all(&scenarios).unwrap();
     std::fs::create_dir_all(dir.join("tmp")).unwrap();
-    let scenario = format!("title: t\nspec: s\nsteps:\n{steps}");
+    // The runner binary holds scenarios to SPEC.md: any MUST clause will do.
+    let scenario = format!("title: t\nspec: tools.declarations\nsteps:\n{steps}");
     std::fs::write(scenarios.join("one.yaml"), scenario).unwrap();
     let server = std::env::current_exe().unwrap();
     Command::new(env!("CARGO_BIN_EXE_toolpass"))

@@ -7,11 +7,12 @@
 //! when it does not exist; it writes [`EditPlan::new_content`] back with the
 //! file's encoding and BOM.
 //!
-//! One deliberate difference: Qwen writes a CRLF file back through
-//! `ensureCrlfLineEndings`, which also rewrites lone `\n` line breaks
-//! elsewhere in the file. Here the replacement is spliced into the original
-//! text, so every byte outside the replaced spans stays as it was. On a file
-//! that is all CRLF or all LF the result is identical to Qwen's.
+//! One deliberate difference (SPEC.md `edit.write-back.mixed-eol`): Qwen
+//! writes a CRLF file back through `ensureCrlfLineEndings`, which also
+//! rewrites lone `\n` line breaks elsewhere in the file. Here the
+//! replacement is spliced into the original text, so every byte outside the
+//! replaced spans stays as it was. On a file that is all CRLF or all LF the
+//! result is identical to Qwen's.
 
 mod replace;
 
