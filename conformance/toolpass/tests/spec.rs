@@ -70,7 +70,7 @@ fn own_scenarios_cite_own_clauses_given_with_spec() {
     );
 
     let (code, out, err) = run(&["validate", "--scenarios", "s", "--spec", "mine.md"]);
-    assert_eq!((code, out.as_str()), (Some(0), "1 scenarios OK\n"), "{err}");
+    assert_eq!((code, out.as_str()), (Some(0), "1 scenario OK\n"), "{err}");
 
     let (code, _, err) = run(&["validate", "--scenarios", "s", "--spec", "typo.md"]);
     assert_eq!(code, Some(1));

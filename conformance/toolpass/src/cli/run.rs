@@ -130,9 +130,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         #[allow(clippy::print_stderr)] // The run's header, after the probe's line.
         {
             eprintln!(
-                "toolpass: profile {}: {} scenario(s)",
+                "toolpass: profile {}: {}",
                 args.filter.profile().as_str(),
-                scenarios.len()
+                toolpass::report::text::counted(scenarios.len(), "scenario", "scenarios")
             );
         }
         let started = Instant::now();
