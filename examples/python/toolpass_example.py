@@ -188,6 +188,8 @@ def edit(session, args):
     text, now = read_text(real)
     if text is None or now != seen:  # changed since the check above
         raise ToolError("file_changed_since_read", f"File {shown} changed meanwhile; re-read it.")
+    if "\r\n" in text:  # the model writes \n; a CRLF file must not turn mixed
+        old, new = (s.replace("\r\n", "\n").replace("\n", "\r\n") for s in (old, new))
     if not new and not old.endswith("\n") and old + "\n" in text:
         old += "\n"  # deleting a whole line deletes its line break too, as Qwen Code does
     count = text.count(old)
