@@ -55,6 +55,13 @@ fn a_passing_suite_exits_0_and_a_required_failure_exits_1_naming_file_and_line()
     assert!(out.contains("required 1/1"), "{out}");
     assert!(out.contains("1 scenario: 1 pass in "), "{out}");
     assert!(err.contains("running against toolpass-reference"), "{err}");
+    // serverInfo.description, the configuration the results depend on.
+    assert!(
+        err.contains(
+            "\ntoolpass: Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool"
+        ),
+        "{err}"
+    );
 
     let dir = suite(&[("s/ok.yaml", PASSES), ("s/bad.yaml", FAILS)]);
     let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);

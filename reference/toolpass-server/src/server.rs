@@ -23,6 +23,11 @@ use crate::convert;
 /// The name the server gives itself in `initialize`.
 const SERVER_NAME: &str = "toolpass-reference";
 
+/// What the reference is, for `serverInfo.description`: where Qwen Code has
+/// two behaviours (SPEC.md `grep.backend`), which one it follows.
+const DESCRIPTION: &str = "Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool \
+                           (git grep in a repository, grep -r outside)";
+
 /// Whether to speak toolpass or to pose as a plain MCP server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -153,7 +158,9 @@ impl Server {
                 name: SERVER_NAME.to_owned(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),
                 website_url: None,
-                description: None,
+                // The run's header prints it: the configuration results
+                // depend on, as an adapter states its peer's.
+                description: Some(DESCRIPTION.to_owned()),
             },
             capabilities: ServerCapabilities {
                 tools: Some(ToolsCapability::default()),
