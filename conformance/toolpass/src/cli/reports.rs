@@ -68,6 +68,8 @@ pub(super) fn info(
             filters: filter.describe(),
             expected_failures: expected_failures.map(|p| p.display().to_string()),
             bless: config.bless,
+            partition: filter.partition().map(|p| p.to_string()),
+            merged: Vec::new(),
         },
     }
 }

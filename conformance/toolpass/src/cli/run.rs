@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
-use toolpass::expected::ExpectedFailures;
+use toolpass::expected::{ExpectedFailures, StaleCheck};
 use toolpass::report::text::{counted, printable_line};
 use toolpass::report::{Summary, text};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
@@ -80,10 +80,10 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
-    if args.fix && args.filter.is_set() {
+    if args.fix && (args.filter.is_set() || args.filter.partition().is_some()) {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
-             (--filter, --tag, --level, --area, --profile safety): run without them"
+             (--filter, --tag, --level, --area, --profile safety, --partition): run without them"
         );
     }
     let expected = match &args.expected_failures {
@@ -129,8 +129,13 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let peer = probe(&supervisor).await?;
         #[allow(clippy::print_stderr)] // The run's header, after the probe's line.
         {
+            let shard = args
+                .filter
+                .partition()
+                .map(|p| format!(" (shard {p})"))
+                .unwrap_or_default();
             eprintln!(
-                "toolpass: profile {}: {}",
+                "toolpass: profile {}: {}{shard}",
                 args.filter.profile().as_str(),
                 toolpass::report::text::counted(scenarios.len(), "scenario", "scenarios")
             );
@@ -141,7 +146,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             // reported as; the run's problems are counted at the end.
             match (event, &expected) {
                 (Event::Finished(mut result), Some(expected)) if !args.fix => {
-                    let _later = expected.apply(std::slice::from_mut(&mut *result), true);
+                    let _later =
+                        expected.apply(std::slice::from_mut(&mut *result), StaleCheck::Off);
                     progress.show(&Event::Finished(result));
                 }
                 (event, _) => progress.show(&event),
@@ -164,7 +170,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         } else {
             expected
         };
-        problems.extend(expected.apply(&mut results, args.filter.is_set()));
+        problems.extend(expected.apply(&mut results, stale_check(&args.filter)));
     }
     if config.repeat > 1 {
         problems.extend(nondeterminism(&results));
@@ -214,6 +220,17 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Which expected-failure entries the run can call stale: none on a
+/// filtered run, those of its own ids on a shard (so the shards together
+/// check each entry once), else all.
+fn stale_check(filter: &FilterArgs) -> StaleCheck {
+    match filter.partition() {
+        _ if filter.is_set() => StaleCheck::Off,
+        Some(partition) => StaleCheck::Shard(partition),
+        None => StaleCheck::All,
+    }
 }
 
 /// Writes the expected-failures file from the results and reads it back,

@@ -36,8 +36,9 @@ pub struct ImplementationInfo {
     pub description: Option<String>,
 }
 
-/// The settings of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+/// The settings of a run. Read back too (`toolpass merge` holds shards to
+/// the same settings), so fields added later must have a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Settings {
     /// Workers, each with its own implementation process.
     pub jobs: usize,
@@ -54,10 +55,17 @@ pub struct Settings {
     pub expected_failures: Option<String>,
     /// Whether snapshots that differed were rewritten (`--bless`).
     pub bless: bool,
+    /// The shard this run took (`--partition`), `hash:K/N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
+    /// The shards' reports this one was merged from (`toolpass merge`), as
+    /// given, in shard order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<String>,
 }
 
 /// The filter flags of a run; empty lists select everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Filters {
     /// `--filter` globs on ids.
     pub filter: Vec<String>,
@@ -74,7 +82,7 @@ pub struct Filters {
 }
 
 /// Which part of the suite a run takes (`--profile`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SuiteProfile {
     /// Every scenario the other filters select.
