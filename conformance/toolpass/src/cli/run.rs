@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::Args;
 use toolpass::expected::{ExpectedFailures, StaleCheck};
+use toolpass::report::Summary;
 use toolpass::report::text::{counted, printable_line};
-use toolpass::report::{Summary, text};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
@@ -121,7 +121,6 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let style = args.reports.text_style();
     let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
@@ -176,16 +175,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         problems.extend(nondeterminism(&results));
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
-    let mut stdout = args.reports.text_output();
-    write!(stdout, "{}", text::scenarios(&results, style)).context("failed to write to stdout")?;
-    // The summary's first line says which part of the suite its scores are of.
-    write!(
-        stdout,
-        "profile {}: {}",
-        args.filter.profile().as_str(),
-        text::summary(&summary, style)
-    )
-    .context("failed to write to stdout")?;
+    let mut stdout = args
+        .reports
+        .write_text(&results, &summary, args.filter.profile())?;
     if args.keep {
         writeln!(stdout, "--keep: the sandboxes are left in place:")
             .context("failed to write to stdout")?;
