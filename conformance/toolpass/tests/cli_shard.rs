@@ -225,3 +225,32 @@ fn a_failing_run_with_expected_failures_merges_to_the_same_problems_and_exit_1()
     assert_eq!(merged, whole);
     assert!(stdout.contains("bad-2"), "{stdout}");
 }
+
+#[test]
+fn an_empty_shard_still_reports_so_the_merge_has_every_shard() {
+    // One scenario in three shards: two shards hold nothing, and pass.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), &[("s/only.yaml", &edit_expecting("success"))]);
+    let (whole, merged, _) = whole_and_merged(dir.path(), &["--scenarios", "s"]);
+    assert_eq!(whole.code, Some(0), "{whole:?}");
+    assert_eq!(whole.verdicts.len(), 1);
+    assert_eq!(merged, whole);
+    // A filter that selects nothing is still an error, shard or not.
+    let (code, _, stderr) = parts(common::toolpass(
+        dir.path(),
+        &[
+            "run",
+            "--scenarios",
+            "s",
+            "--filter",
+            "nope",
+            "--partition",
+            "hash:1/3",
+        ],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("nothing to run: no scenario matches"),
+        "{stderr}"
+    );
+}

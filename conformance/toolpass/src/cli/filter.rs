@@ -161,6 +161,11 @@ impl Filter {
             && (self.levels.is_empty() || self.levels.contains(&scenario.level.value))
             && (self.areas.is_empty() || self.areas.iter().any(|a| a == area))
             && self.profile.takes(&scenario.tags)
-            && self.partition.is_none_or(|p| p.takes(&scenario.id))
+    }
+
+    /// Whether the scenario is in the `--partition` shard (all are without
+    /// one).
+    pub(super) fn in_shard(&self, scenario: &Scenario) -> bool {
+        self.partition.is_none_or(|p| p.takes(&scenario.id))
     }
 }

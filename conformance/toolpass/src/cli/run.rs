@@ -76,7 +76,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.reports.check()?;
-    let scenarios = match scenarios::select_some(&args.dirs, &args.filter, "run")? {
+    let scenarios = match scenarios::select_to_run(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
