@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use toolpass::report::read;
+use toolpass::report::text::{counted, printable_line};
 
 use super::reports::ReportArgs;
 
@@ -30,6 +31,17 @@ pub(super) fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         .map(|path| read::read(path))
         .collect::<Result<Vec<_>, _>>()?;
     let merged = toolpass::merge::merge(reports).map_err(anyhow::Error::msg)?;
+    #[allow(clippy::print_stderr)] // The run's header, as `run` prints its own.
+    {
+        let implementation = &merged.info.implementation;
+        eprintln!(
+            "toolpass: merged {} of {} {} ({})",
+            counted(args.shards.len(), "shard", "shards"),
+            printable_line(&implementation.name),
+            printable_line(&implementation.version),
+            printable_line(&implementation.command)
+        );
+    }
     let profile = merged.info.config.filters.profile;
     args.reports
         .write_text(&merged.results, &merged.summary, profile)?;
