@@ -22,6 +22,7 @@ use serde::Deserialize;
 use toolpass_scenario::fuzzing::check_positioned;
 use toolpass_scenario::{Located, Pos, yaml_error};
 
+use crate::partition::Partition;
 use crate::record::quote;
 use crate::run::{ScenarioResult, Verdict};
 
@@ -52,6 +53,31 @@ impl Entry {
         match self.step {
             Some(step) => format!("{}#{step}", self.id),
             None => self.id.clone(),
+        }
+    }
+}
+
+/// Which entries a run can call stale: those naming no scenario it ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaleCheck {
+    /// None: a filtered run leaves scenarios out on purpose.
+    Off,
+    /// Every entry: the run took the whole suite.
+    All,
+    /// The entries whose id falls in this shard. A shard runs every
+    /// scenario of the suite with such an id, so an entry of its ids that
+    /// names none it ran is stale; each entry falls in exactly one shard,
+    /// so the shards together check every entry once, as one run would.
+    Shard(Partition),
+}
+
+impl StaleCheck {
+    /// Whether an entry for the scenario `id` is checked.
+    fn covers(self, id: &str) -> bool {
+        match self {
+            StaleCheck::Off => false,
+            StaleCheck::All => true,
+            StaleCheck::Shard(partition) => partition.takes(id),
         }
     }
 }
@@ -194,9 +220,9 @@ impl ExpectedFailures {
     /// Applies the entries to the results: listed failures that fail as
     /// listed become `xfail`, listed ones that pass become `xpass`. Returns
     /// the run's problems from the file: entries that fail differently, are
-    /// skipped, name a step that passed, or (on an unfiltered run) name no
+    /// skipped, name a step that passed, or (as `stale` allows) name no
     /// scenario of the run.
-    pub fn apply(&self, results: &mut [ScenarioResult], filtered: bool) -> Vec<String> {
+    pub fn apply(&self, results: &mut [ScenarioResult], stale: StaleCheck) -> Vec<String> {
         let mut problems = Vec::new();
         let mut by_id: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
         for entry in &self.entries {
@@ -207,11 +233,9 @@ impl ExpectedFailures {
                 problems.extend(self.apply_one(result, entries));
             }
         }
-        if !filtered {
-            for entry in &self.entries {
-                if !results.iter().any(|r| r.id == entry.id) {
-                    problems.push(self.problem(entry, "names no scenario of this run: remove it"));
-                }
+        for entry in &self.entries {
+            if stale.covers(&entry.id) && !results.iter().any(|r| r.id == entry.id) {
+                problems.push(self.problem(entry, "names no scenario of this run: remove it"));
             }
         }
         problems
@@ -373,7 +397,7 @@ pub fn fuzz_parse(data: &[u8]) {
     let checked = match ExpectedFailures::parse(&text, Path::new(PATH)) {
         // On a run with no scenario, every entry is a problem at its line.
         Ok(file) => file
-            .apply(&mut [], false)
+            .apply(&mut [], StaleCheck::All)
             .iter()
             .try_for_each(|problem| check_positioned(problem, PATH)),
         Err(error) => check_positioned(&error, PATH),

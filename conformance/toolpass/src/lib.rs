@@ -37,6 +37,8 @@ mod error;
 pub mod expected;
 mod implementation;
 pub mod matrix;
+pub mod merge;
+pub mod partition;
 mod process;
 pub mod reaper;
 pub mod record;

@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use toolpass::expected::ExpectedFailures;
+use toolpass::expected::{ExpectedFailures, StaleCheck};
+use toolpass::partition::{Partition, shard_of};
 use toolpass::report::Summary;
 use toolpass::run::{Failure, ScenarioResult, StepResult, Verdict};
 use toolpass_scenario::Level;
@@ -79,7 +80,12 @@ fn assert_problem(summary: &Summary, needle: &str) {
 
 /// Applies `text` to `results` and says whether the run passes.
 fn judge(text: &str, results: &mut [ScenarioResult], filtered: bool) -> Summary {
-    let problems = file(text).apply(results, filtered);
+    let stale = if filtered {
+        StaleCheck::Off
+    } else {
+        StaleCheck::All
+    };
+    let problems = file(text).apply(results, stale);
     Summary::new(results, Duration::ZERO, problems)
 }
 
@@ -147,6 +153,34 @@ fn an_entry_naming_no_scenario_fails_an_unfiltered_run_only() {
 }
 
 #[test]
+fn a_stale_entry_fails_the_one_shard_its_id_falls_in() {
+    // Each shard checks the entries of its own ids, so across the shards
+    // an entry naming no scenario is reported once, as one run reports it.
+    let total = 3;
+    let mut stale_in = Vec::new();
+    for shard in 1..=total {
+        let partition = Partition::new(shard, total).unwrap();
+        // The shard ran the one scenario of its ids, `b` or nothing.
+        let mut results: Vec<ScenarioResult> = Some(passing("b"))
+            .filter(|_| partition.takes("b"))
+            .into_iter()
+            .collect();
+        let problems = file("- gone\n- b\n").apply(&mut results, StaleCheck::Shard(partition));
+        if problems
+            .iter()
+            .any(|p| p.contains("`gone` names no scenario"))
+        {
+            stale_in.push(shard);
+        }
+        assert!(
+            !problems.iter().any(|p| p.contains("`b` names no scenario")),
+            "shard {shard}: {problems:?}"
+        );
+    }
+    assert_eq!(stale_in, [shard_of("gone", total)]);
+}
+
+#[test]
 fn step_entries_must_cover_every_failing_step() {
     let two_failures = || {
         result(
@@ -203,7 +237,7 @@ fn fix_writes_one_entry_per_failing_step_keeping_reasons_and_reads_back() {
     assert_eq!(fixed.entries[0].reason.as_deref(), Some("tracked upstream"));
     assert_eq!(fixed.entries[0].issue.as_deref(), Some("#7"));
     let mut rerun = results.clone();
-    let problems = fixed.apply(&mut rerun, false);
+    let problems = fixed.apply(&mut rerun, StaleCheck::All);
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(rerun[0].verdict, Verdict::Xfail);
     assert_eq!(rerun[2].verdict, Verdict::Xfail);

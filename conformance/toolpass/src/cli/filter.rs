@@ -1,6 +1,7 @@
 //! Which scenarios a command takes: `--filter`, `--tag`, `--level`,
-//! `--area`, `--profile`. Shared by `list` now and `run` later, so both select the same
-//! scenarios from the same flags.
+//! `--area`, `--profile`, and `--partition`'s shard of them. Shared by
+//! `list`, `run` and `bench`, so all select the same scenarios from the same
+//! flags.
 //!
 //! Each flag may be repeated, and a scenario must match at least one value
 //! of every flag given; a flag not given lets every scenario through.
@@ -8,6 +9,7 @@
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use toolpass::partition::Partition;
 use toolpass::report::{Filters, SuiteProfile};
 use toolpass_scenario::{Level, Scenario};
 
@@ -33,6 +35,12 @@ pub(super) struct FilterArgs {
     /// all).
     #[arg(long, value_name = "PROFILE", default_value = "full")]
     profile: ProfileArg,
+    /// Only shard K of N (`hash:K/N`, nextest's syntax, K from 1): the
+    /// scenarios whose id's XXH64 hash is K - 1 modulo N. Stable across
+    /// runs and machines, every scenario in exactly one shard, whatever
+    /// the other filters; `toolpass merge` joins the shards' reports.
+    #[arg(long, value_name = "hash:K/N")]
+    partition: Option<Partition>,
 }
 
 /// `--profile`; mirrors [`SuiteProfile`], which is not a clap type.
@@ -80,6 +88,7 @@ pub(super) struct Filter {
     levels: Vec<Level>,
     areas: Vec<String>,
     profile: SuiteProfile,
+    partition: Option<Partition>,
 }
 
 impl FilterArgs {
@@ -99,8 +108,14 @@ impl FilterArgs {
         self.profile.into()
     }
 
+    /// The shard the command takes, if `--partition` was given.
+    pub(super) fn partition(&self) -> Option<Partition> {
+        self.partition
+    }
+
     /// Whether any filter flag was given: a run that may leave scenarios
-    /// out.
+    /// out of the suite. `--partition` is not one: its shards add up to the
+    /// suite (what `toolpass merge` relies on).
     pub(super) fn is_set(&self) -> bool {
         !(self.globs.is_empty()
             && self.tags.is_empty()
@@ -133,6 +148,7 @@ impl FilterArgs {
             levels: self.levels.iter().map(|&l| l.into()).collect(),
             areas: self.areas.clone(),
             profile: self.profile.into(),
+            partition: self.partition,
         })
     }
 }
@@ -145,5 +161,11 @@ impl Filter {
             && (self.levels.is_empty() || self.levels.contains(&scenario.level.value))
             && (self.areas.is_empty() || self.areas.iter().any(|a| a == area))
             && self.profile.takes(&scenario.tags)
+    }
+
+    /// Whether the scenario is in the `--partition` shard (all are without
+    /// one).
+    pub(super) fn in_shard(&self, scenario: &Scenario) -> bool {
+        self.partition.is_none_or(|p| p.takes(&scenario.id))
     }
 }

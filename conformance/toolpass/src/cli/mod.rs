@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 success, 1 what was checked fails (`run`: a required
 //! failure, an xpass, a stale expected failure; `validate`: a broken
-//! scenario; `diff`: something newly failing), 2 the runner itself could
+//! scenario; `diff`: something newly failing; `merge`: the merged run
+//! fails as `run` would), 2 the runner itself could
 //! not do what was asked (a missing `--scenarios` directory, a scenario
 //! or expected-failures file that does not load, a report that cannot be
 //! read or written).
@@ -14,6 +15,7 @@ mod diff;
 mod filter;
 mod list;
 mod matrix;
+mod merge;
 mod progress;
 mod record;
 mod reports;
@@ -66,6 +68,17 @@ enum Command {
     /// implementation as one static HTML page, a Markdown table, and a
     /// shields.io endpoint badge per implementation.
     Matrix(matrix::MatrixArgs),
+    /// Join the `--jsonl` reports of a run's shards (`run --partition
+    /// hash:K/N`) into one run: the text report, `--jsonl`, `--junit` and
+    /// `--markdown` a single run writes, and its exit code.
+    ///
+    /// The reports must be every shard of one run once: the same runner,
+    /// implementation and settings (jobs aside), no scenario in two. The
+    /// shards' expected-failure verdicts and problems (each entry was
+    /// checked by the one shard its id falls in) carry over. Exit 0 when
+    /// the run passes, 1 when it fails, 2 when the reports cannot be read
+    /// or are not the shards of one run.
+    Merge(merge::MergeArgs),
     /// Time the scenarios' calls through the protocol against one or
     /// several implementations (`--impl` once each), interleaved, warm-up
     /// discarded: start-up and per-call p50/p99 per tool, each
@@ -85,6 +98,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(args) => record::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Matrix(args) => matrix::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

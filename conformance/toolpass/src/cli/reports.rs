@@ -12,9 +12,9 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context as _, bail};
 use clap::Args;
 use toolpass::Implementation;
-use toolpass::report::text::Style;
+use toolpass::report::text::{self, Style};
 use toolpass::report::{
-    ImplementationInfo, Report, RunInfo, Settings, Summary, jsonl, junit, markdown,
+    ImplementationInfo, Report, RunInfo, Settings, SuiteProfile, Summary, jsonl, junit, markdown,
 };
 use toolpass::run::{RunConfig, ScenarioResult};
 
@@ -68,6 +68,8 @@ pub(super) fn info(
             filters: filter.describe(),
             expected_failures: expected_failures.map(|p| p.display().to_string()),
             bless: config.bless,
+            partition: filter.partition().map(|p| p.to_string()),
+            merged: Vec::new(),
         },
     }
 }
@@ -131,6 +133,29 @@ impl ReportArgs {
             std::io::stdout().is_terminal()
         };
         Style::for_terminal(terminal)
+    }
+
+    /// Writes the text report, the scenarios then the summary, and returns
+    /// where it went for whatever the command adds.
+    pub(super) fn write_text(
+        &self,
+        results: &[ScenarioResult],
+        summary: &Summary,
+        profile: SuiteProfile,
+    ) -> anyhow::Result<Box<dyn Write>> {
+        let style = self.text_style();
+        let mut out = self.text_output();
+        // The summary's first line says which part of the suite its scores
+        // are of.
+        write!(
+            out,
+            "{}profile {}: {}",
+            text::scenarios(results, style),
+            profile.as_str(),
+            text::summary(summary, style)
+        )
+        .context("failed to write the text report")?;
+        Ok(out)
     }
 
     /// Writes every report asked for. One that cannot be written does not

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
-use toolpass::expected::ExpectedFailures;
+use toolpass::expected::{ExpectedFailures, StaleCheck};
+use toolpass::report::Summary;
 use toolpass::report::text::{counted, printable_line};
-use toolpass::report::{Summary, text};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
 use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
 
@@ -76,14 +76,14 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.reports.check()?;
-    let scenarios = match scenarios::select_some(&args.dirs, &args.filter, "run")? {
+    let scenarios = match scenarios::select_to_run(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
     };
-    if args.fix && args.filter.is_set() {
+    if args.fix && (args.filter.is_set() || args.filter.partition().is_some()) {
         anyhow::bail!(
             "--fix rewrites the whole expected-failures file, so it refuses a filtered run \
-             (--filter, --tag, --level, --area, --profile safety): run without them"
+             (--filter, --tag, --level, --area, --profile safety, --partition): run without them"
         );
     }
     let expected = match &args.expected_failures {
@@ -121,7 +121,6 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    let style = args.reports.text_style();
     let progress = Progress::new(scenarios.len() * config.repeat as usize);
     // The clock starts after the probe: building the reference server and
     // starting a cold implementation are not the suite's time.
@@ -129,8 +128,13 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let peer = probe(&supervisor).await?;
         #[allow(clippy::print_stderr)] // The run's header, after the probe's line.
         {
+            let shard = args
+                .filter
+                .partition()
+                .map(|p| format!(" (shard {p})"))
+                .unwrap_or_default();
             eprintln!(
-                "toolpass: profile {}: {}",
+                "toolpass: profile {}: {}{shard}",
                 args.filter.profile().as_str(),
                 toolpass::report::text::counted(scenarios.len(), "scenario", "scenarios")
             );
@@ -141,7 +145,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             // reported as; the run's problems are counted at the end.
             match (event, &expected) {
                 (Event::Finished(mut result), Some(expected)) if !args.fix => {
-                    let _later = expected.apply(std::slice::from_mut(&mut *result), true);
+                    let _later =
+                        expected.apply(std::slice::from_mut(&mut *result), StaleCheck::Off);
                     progress.show(&Event::Finished(result));
                 }
                 (event, _) => progress.show(&event),
@@ -164,22 +169,15 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         } else {
             expected
         };
-        problems.extend(expected.apply(&mut results, args.filter.is_set()));
+        problems.extend(expected.apply(&mut results, stale_check(&args.filter)));
     }
     if config.repeat > 1 {
         problems.extend(nondeterminism(&results));
     }
     let summary = Summary::new(&results, started.elapsed(), problems);
-    let mut stdout = args.reports.text_output();
-    write!(stdout, "{}", text::scenarios(&results, style)).context("failed to write to stdout")?;
-    // The summary's first line says which part of the suite its scores are of.
-    write!(
-        stdout,
-        "profile {}: {}",
-        args.filter.profile().as_str(),
-        text::summary(&summary, style)
-    )
-    .context("failed to write to stdout")?;
+    let mut stdout = args
+        .reports
+        .write_text(&results, &summary, args.filter.profile())?;
     if args.keep {
         writeln!(stdout, "--keep: the sandboxes are left in place:")
             .context("failed to write to stdout")?;
@@ -214,6 +212,17 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Which expected-failure entries the run can call stale: none on a
+/// filtered run, those of its own ids on a shard (so the shards together
+/// check each entry once), else all.
+fn stale_check(filter: &FilterArgs) -> StaleCheck {
+    match filter.partition() {
+        _ if filter.is_set() => StaleCheck::Off,
+        Some(partition) => StaleCheck::Shard(partition),
+        None => StaleCheck::All,
+    }
 }
 
 /// Writes the expected-failures file from the results and reads it back,

@@ -99,6 +99,9 @@ pub(super) struct Suite {
     pub(super) scenarios: Vec<Scenario>,
     /// The built-in clauses and those of `--spec` files, in file order.
     pub(super) clauses: Clauses,
+    /// How many scenarios the filters selected before `--partition` took
+    /// its shard of them.
+    pub(super) selected: usize,
 }
 
 /// Every scenario of every directory, sorted by id, held to the clauses it
@@ -143,23 +146,21 @@ pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Suite, Vec<Stri
     match clauses {
         Some(clauses) if errors.is_empty() => {
             scenarios.sort_by(|a, b| a.id.cmp(&b.id));
-            Ok(Ok(Suite { scenarios, clauses }))
+            let selected = scenarios.len();
+            Ok(Ok(Suite {
+                scenarios,
+                clauses,
+                selected,
+            }))
         }
         _ => Ok(Err(errors)),
     }
 }
 
-/// The scenarios of `dirs` that `filter` selects, sorted by id; or, when a
-/// file does not load, the exit code after reporting every problem: 2, the
-/// runner could not work (1 would read as the implementation failing).
-pub(super) fn select(
-    dirs: &ScenarioDirs,
-    filter: &super::filter::FilterArgs,
-) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
-    Ok(select_suite(dirs, filter)?.map(|suite| suite.scenarios))
-}
-
-/// [`select`], with the clauses the scenarios cite.
+/// The scenarios of `dirs` that `filter` selects, sorted by id, with the
+/// clauses they cite; or, when a file does not load, the exit code after
+/// reporting every problem: 2, the runner could not work (1 would read as
+/// the implementation failing).
 pub(super) fn select_suite(
     dirs: &ScenarioDirs,
     filter: &super::filter::FilterArgs,
@@ -169,6 +170,8 @@ pub(super) fn select_suite(
     match load(dirs)? {
         Ok(mut suite) => {
             suite.scenarios.retain(|s| filter.matches(s));
+            suite.selected = suite.scenarios.len();
+            suite.scenarios.retain(|s| filter.in_shard(s));
             Ok(Ok(suite))
         }
         Err(errors) => {
@@ -178,7 +181,7 @@ pub(super) fn select_suite(
     }
 }
 
-/// [`select`] for a command that acts on the scenarios (`what`: "run",
+/// [`select_suite`]'s scenarios for a command that acts on the scenarios (`what`: "run",
 /// "time"): an empty selection is an error, since a mistyped filter must
 /// not pass CI by doing nothing.
 pub(super) fn select_some(
@@ -186,13 +189,34 @@ pub(super) fn select_some(
     filter: &super::filter::FilterArgs,
     what: &str,
 ) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
-    let selected = select(dirs, filter)?;
-    if selected.as_ref().is_ok_and(Vec::is_empty) {
+    select_unless(dirs, filter, what, |suite| suite.scenarios.is_empty())
+}
+
+/// [`select_some`] for `run`, where an empty shard of a selection is no
+/// error: with few scenarios and many shards one may hold none, and it
+/// still writes its reports, so `toolpass merge` gets every shard.
+pub(super) fn select_to_run(
+    dirs: &ScenarioDirs,
+    filter: &super::filter::FilterArgs,
+) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
+    select_unless(dirs, filter, "run", |suite| suite.selected == 0)
+}
+
+/// The selected scenarios, or an error when `empty` says there is nothing
+/// to `what`.
+fn select_unless(
+    dirs: &ScenarioDirs,
+    filter: &super::filter::FilterArgs,
+    what: &str,
+    empty: fn(&Suite) -> bool,
+) -> anyhow::Result<Result<Vec<Scenario>, std::process::ExitCode>> {
+    let suite = select_suite(dirs, filter)?;
+    if suite.as_ref().is_ok_and(empty) {
         anyhow::bail!(
             "nothing to {what}: no scenario matches (see `toolpass list` with the same flags)"
         );
     }
-    Ok(selected)
+    Ok(suite.map(|suite| suite.scenarios))
 }
 
 fn display_path(scenario: &Scenario) -> String {

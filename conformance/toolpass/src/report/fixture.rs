@@ -31,6 +31,8 @@ pub(crate) fn info() -> RunInfo {
             },
             expected_failures: Some("xfail.yaml".into()),
             bless: false,
+            partition: None,
+            merged: Vec::new(),
         },
     }
 }

@@ -36,8 +36,9 @@ pub struct ImplementationInfo {
     pub description: Option<String>,
 }
 
-/// The settings of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+/// The settings of a run. Read back too (`toolpass merge` holds shards to
+/// the same settings), so fields added later must have a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Settings {
     /// Workers, each with its own implementation process.
     pub jobs: usize,
@@ -54,10 +55,17 @@ pub struct Settings {
     pub expected_failures: Option<String>,
     /// Whether snapshots that differed were rewritten (`--bless`).
     pub bless: bool,
+    /// The shard this run took (`--partition`), `hash:K/N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
+    /// The shards' reports this one was merged from (`toolpass merge`), as
+    /// given, in shard order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<String>,
 }
 
 /// The filter flags of a run; empty lists select everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Filters {
     /// `--filter` globs on ids.
     pub filter: Vec<String>,
@@ -74,7 +82,7 @@ pub struct Filters {
 }
 
 /// Which part of the suite a run takes (`--profile`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SuiteProfile {
     /// Every scenario the other filters select.
@@ -120,6 +128,48 @@ pub fn rfc3339(time: SystemTime) -> String {
     )
 }
 
+/// [`rfc3339`]'s form read back (`2026-12-02T17:31:50Z`); `None` for any
+/// other text.
+pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
+    let (date, time) = text.strip_suffix('Z')?.split_once('T')?;
+    let numbers = |text: &str, sep: char| -> Option<Vec<u64>> {
+        text.split(sep).map(|n| n.parse().ok()).collect()
+    };
+    let (date, time) = (numbers(date, '-')?, numbers(time, ':')?);
+    let (&[year, month, day], &[hour, minute, second]) = (date.as_slice(), time.as_slice()) else {
+        return None;
+    };
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    let days = days_from_civil(year, month, day)?;
+    Some(
+        UNIX_EPOCH
+            + std::time::Duration::from_secs(days * 86_400 + hour * 3600 + minute * 60 + second),
+    )
+}
+
+/// The days from 1970-01-01 to a proleptic Gregorian date on or after it
+/// (Howard Hinnant's `days_from_civil`, the inverse of [`civil_from_days`]).
+fn days_from_civil(year: u64, month: u64, day: u64) -> Option<u64> {
+    let year = if month <= 2 {
+        year.checked_sub(1)?
+    } else {
+        year
+    };
+    let era = year / 400;
+    let yoe = year % 400;
+    let mp = if month > 2 { month - 3 } else { month + 9 };
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe).checked_sub(719_468)
+}
+
 /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
 /// `civil_from_days`, for days on or after the epoch).
 fn civil_from_days(days: u64) -> (u64, u64, u64) {
@@ -152,5 +202,23 @@ mod tests {
         assert_eq!(at(1_796_233_910), "2026-12-02T17:51:50Z");
         assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
         assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn rfc3339_reads_back_what_it_wrote_and_nothing_else() {
+        for secs in [0, 951_782_400, 1_796_233_910, 4_107_542_399, 4_107_542_400] {
+            let time = UNIX_EPOCH + Duration::from_secs(secs);
+            assert_eq!(parse_rfc3339(&rfc3339(time)), Some(time));
+        }
+        for bad in [
+            "",
+            "2026-12-02",
+            "2026-12-02T17:51:50",
+            "2026-13-02T17:51:50Z",
+            "1969-12-31T23:59:59Z",
+            "2026-12-02T17:51Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
     }
 }

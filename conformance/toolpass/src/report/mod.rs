@@ -24,7 +24,10 @@ mod hostile;
 #[cfg(test)]
 mod wording;
 
-pub use info::{Filters, ImplementationInfo, RunInfo, Settings, SuiteProfile, rfc3339};
+pub use info::{
+    Filters, ImplementationInfo, RunInfo, Settings, SuiteProfile, parse_rfc3339, rfc3339,
+};
+pub(crate) use summary::run_failure;
 pub use summary::{Score, Summary};
 
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};

@@ -18,7 +18,7 @@ use serde_json::Value;
 use toolpass_protocol::ProtocolVersion;
 use toolpass_scenario::Level;
 
-use super::ImplementationInfo;
+use super::{ImplementationInfo, Settings};
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
 
 /// A report as read from a file.
@@ -32,12 +32,14 @@ pub struct ReadReport {
     pub results: Vec<ScenarioResult>,
     /// The footer's verdict on the run.
     pub passed: bool,
+    /// The footer's reasons the run fails, one line each.
+    pub problems: Vec<String>,
     /// The footer's wall time of the whole run.
     pub duration: Duration,
 }
 
 /// The header line's fields that say what ran against what.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ReadHeader {
     /// The runner's version.
     pub toolpass: String,
@@ -47,9 +49,20 @@ pub struct ReadHeader {
     pub implementation: ImplementationInfo,
     /// When the scenarios started running, RFC 3339.
     pub started: String,
+    /// The settings of the run as written. Only `merge` needs them as
+    /// [`Settings`] ([`ReadHeader::settings`]); `diff` and `matrix` take a
+    /// report whose settings another writer words otherwise.
+    #[serde(default)]
+    pub config: Value,
 }
 
 impl ReadHeader {
+    /// The settings of the run, or what keeps them from being read.
+    pub fn settings(&self) -> Result<Settings, String> {
+        Settings::deserialize(&self.config)
+            .map_err(|e| format!("the header's `config` is not `toolpass run`'s: {e}"))
+    }
+
     /// The protocol's major version (the header was checked to have one).
     pub fn major(&self) -> u32 {
         ProtocolVersion::parse(&self.protocol).map_or(0, ProtocolVersion::major)
@@ -126,6 +139,8 @@ struct ScenarioLine {
 #[derive(Deserialize)]
 struct FooterLine {
     passed: bool,
+    #[serde(default)]
+    problems: Vec<String>,
     scenarios: usize,
     duration_ms: f64,
 }
@@ -260,6 +275,7 @@ pub fn parse(file: &str, text: &str) -> Result<ReadReport, ReadError> {
         header,
         results,
         passed: footer.passed,
+        problems: footer.problems,
         duration: duration(footer.duration_ms),
     })
 }
