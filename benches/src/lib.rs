@@ -13,6 +13,7 @@
 //! - [`naive_truncate`]: truncation the way Qwen's JavaScript does it, with
 //!   the whole output split into a vector of lines.
 
+pub mod gate;
 pub mod input;
 pub mod naive;
 pub mod naive_truncate;
