@@ -50,7 +50,8 @@ impl<T> Input<T> {
     fn new(id: &str, value: T) -> Self {
         Input {
             value,
-            extra: slowdown_for(std::env::var(SLOWDOWN_ENV).ok().as_deref(), id),
+            extra: slowdown_for(std::env::var(SLOWDOWN_ENV).ok().as_deref(), id)
+                .unwrap_or_else(|e| panic!("{e}")),
         }
     }
 

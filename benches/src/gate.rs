@@ -23,15 +23,24 @@ pub const SLOWDOWN_ENV: &str = "TOOLPASS_GATE_SLOWDOWN";
 pub type Counts = BTreeMap<String, u64>;
 
 /// The extra iterations [`SLOWDOWN_ENV`]'s value `spec` asks of the bench
-/// `id`: `N` when `spec` is `id:N`, 0 otherwise (unset, another bench, or a
-/// value that does not parse: the gate must then run the benches as they
-/// are).
-#[must_use]
-pub fn slowdown_for(spec: Option<&str>, id: &str) -> u64 {
-    spec.and_then(|s| s.rsplit_once(':'))
-        .filter(|(name, _)| *name == id)
-        .and_then(|(_, n)| n.trim().parse().ok())
-        .unwrap_or(0)
+/// `id`: `N` when `spec` is `id:N`, 0 when it is unset or names another
+/// bench.
+///
+/// # Errors
+/// A value that is not `BENCH:N` with a whole `N`: a typo must not turn the
+/// proof that the gate bites into a run that slows nothing.
+pub fn slowdown_for(spec: Option<&str>, id: &str) -> Result<u64, String> {
+    let Some(spec) = spec else { return Ok(0) };
+    let parsed = spec
+        .rsplit_once(':')
+        .and_then(|(name, n)| Some((name, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((name, n)) if name == id => Ok(n),
+        Some(_) => Ok(0),
+        None => Err(format!(
+            "{SLOWDOWN_ENV}={spec:?} is not BENCH:N (e.g. matching::exact_hit_1mib:4000)"
+        )),
+    }
 }
 
 /// Reads a baseline table. Errors name the line and what is wrong with it.
@@ -271,9 +280,13 @@ mod tests {
 
     #[test]
     fn the_slowdown_names_one_bench() {
-        assert_eq!(slowdown_for(Some("matching::x:500"), "matching::x"), 500);
-        assert_eq!(slowdown_for(Some("matching::x:500"), "matching::y"), 0);
-        assert_eq!(slowdown_for(Some("matching::x:lots"), "matching::x"), 0);
-        assert_eq!(slowdown_for(None, "matching::x"), 0);
+        assert_eq!(
+            slowdown_for(Some("matching::x:500"), "matching::x"),
+            Ok(500)
+        );
+        assert_eq!(slowdown_for(Some("matching::x:500"), "matching::y"), Ok(0));
+        assert_eq!(slowdown_for(None, "matching::x"), Ok(0));
+        let err = slowdown_for(Some("matching::x:lots"), "matching::y").unwrap_err();
+        assert!(err.contains("\"matching::x:lots\" is not BENCH:N"), "{err}");
     }
 }
