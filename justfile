@@ -21,8 +21,20 @@ race *ARGS:
     cargo run --release -p toolpass-race -- {{ARGS}}
 
 # Criterion benches for toolpass-core (matching, truncation).
+# (Named: the package's `instructions` bench needs valgrind; `just bench-gate`.)
 bench *ARGS:
-    cargo bench -p toolpass-benches {{ARGS}}
+    cargo bench -p toolpass-benches --bench matching --bench truncation {{ARGS}}
+
+# The instruction-count gate (issue 13): the hot paths under callgrind, each
+# count against benches/baselines/instructions.tsv; exits 1 on a rise over 2%.
+# Needs valgrind and gungraun-runner (`.ci/run` installs both).
+bench-gate:
+    scripts/bench-gate
+
+# Rewrite the instruction-count baselines from a fresh run, on purpose (an
+# accepted slowdown, a new bench, a speed-up to lock in); commit the table.
+bench-bless:
+    scripts/bench-gate --bless
 
 # Run a fuzz target: matcher, framing, scenario or expected_failures (needs
 # nightly + cargo-fuzz; fuzz/README.md).

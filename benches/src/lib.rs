@@ -4,6 +4,9 @@
 //! the same answers, on generated files, so a speed-up is measured against an
 //! honest alternative rather than a straw man.
 //!
+//! - [`gate`]: the instruction-count gate's baselines, the reading of
+//!   gungraun's summaries and the comparison that fails CI on a 2% rise
+//!   (the `instructions` bench and the `instruction-gate` binary use it).
 //! - [`input`]: code-like files at fixed sizes, and the needle of each bench
 //!   case.
 //! - [`naive`]: the matcher chain written the obvious way (whole-file fold
@@ -13,6 +16,7 @@
 //! - [`naive_truncate`]: truncation the way Qwen's JavaScript does it, with
 //!   the whole output split into a vector of lines.
 
+pub mod gate;
 pub mod input;
 pub mod naive;
 pub mod naive_truncate;
