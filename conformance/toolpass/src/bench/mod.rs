@@ -17,9 +17,14 @@
 //! tool whose round medians spread more than [`BenchConfig::spread_limit`]
 //! is flagged: the figures of a noisy machine are not to be trusted.
 
+pub mod baseline;
+pub mod compare;
 pub mod render;
+pub mod render_compare;
 mod stats;
 
+#[cfg(test)]
+mod compare_tests;
 #[cfg(test)]
 mod tests;
 
@@ -112,6 +117,21 @@ pub struct ToolCell {
     /// p50 over the first implementation's p50, on the calls both made;
     /// `None` when they made none in common.
     pub ratio: Option<f64>,
+    /// The same ratio taken round by round: how far it moved within this
+    /// run, which is what a baseline comparison must see past. `None` with
+    /// fewer than two rounds in common.
+    pub ratio_rounds: Option<RatioRange>,
+}
+
+/// The lowest and highest of a figure's per-round ratios.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+pub struct RatioRange {
+    /// The lowest round's ratio.
+    pub min: f64,
+    /// The highest round's ratio.
+    pub max: f64,
+    /// `(max - min) / median` of the rounds' ratios.
+    pub spread: f64,
 }
 
 /// The name of the row over every call.
@@ -325,6 +345,7 @@ pub(crate) fn tabulate(
                 Some(ToolCell {
                     stats: Stats::of(&times),
                     ratio: common_ratio(&mine, &first),
+                    ratio_rounds: round_ratios(&mine, &first),
                 })
             })
             .collect();
@@ -360,6 +381,39 @@ fn common_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<f64> {
         return None;
     }
     Some(ratio(&Stats::of(&a), &Stats::of(&b)))
+}
+
+fn of_round<'a>(samples: &[&'a Sample], round: u32) -> Vec<&'a Sample> {
+    samples
+        .iter()
+        .copied()
+        .filter(|s| s.round == round)
+        .collect()
+}
+
+/// [`common_ratio`] round by round; `None` unless two rounds have one.
+fn round_ratios(mine: &[&Sample], first: &[&Sample]) -> Option<RatioRange> {
+    let rounds: BTreeSet<u32> = mine.iter().map(|s| s.round).collect();
+    let mut ratios: Vec<f64> = rounds
+        .into_iter()
+        .filter_map(|round| common_ratio(&of_round(mine, round), &of_round(first, round)))
+        .filter(|r| r.is_finite())
+        .collect();
+    if ratios.len() < 2 {
+        return None;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = percentile(&ratios, 50.0);
+    let (min, max) = (ratios[0], ratios[ratios.len() - 1]);
+    Some(RatioRange {
+        min,
+        max,
+        spread: if median > 0.0 {
+            (max - min) / median
+        } else {
+            0.0
+        },
+    })
 }
 
 fn ratio(a: &Stats, b: &Stats) -> f64 {

@@ -1,0 +1,208 @@
+//! The baseline file and the comparison on hand-made samples: no process
+//! started.
+
+use super::baseline::{Baseline, FORMAT, VERSION};
+use super::compare::{Verdict, compare, judge};
+use super::tests::{sample, timed};
+use super::*;
+
+/// A bench of `ref` and `peer` over two rounds, where the peer's calls take
+/// `peer_ms[round]` against the reference's 10 ms, for `read_file` and
+/// `edit` alike.
+fn bench_of(peer_ms: [u64; 2]) -> Bench {
+    let mut first = Vec::new();
+    let mut peer = Vec::new();
+    for round in 0..2 {
+        for (step, tool) in [(1, "read_file"), (2, "edit")] {
+            first.push(sample("a", step, tool, round, 10));
+            peer.push(sample("a", step, tool, round, peer_ms[round as usize]));
+        }
+    }
+    let implementations = vec![timed("ref"), timed("peer")];
+    let (tools, warnings) = tabulate(&[first, peer], &implementations, &BenchConfig::default());
+    Bench {
+        rounds: 2,
+        warmup: 0,
+        implementations,
+        tools,
+        warnings,
+    }
+}
+
+#[test]
+fn judging_a_ratio_against_its_baseline() {
+    use Verdict::*;
+    // (then, now, this run's lowest round ratio and spread) → verdict, at
+    // a limit of 25%.
+    let cases = [
+        // Steady rounds: the growth decides.
+        (Some(1.0), Some(1.2), Some((1.19, 0.02)), Some(Pass)),
+        (Some(1.0), Some(1.3), Some((1.29, 0.02)), Some(Regression)),
+        // Faster is a pass, however much.
+        (Some(2.0), Some(0.5), Some((0.5, 0.0)), Some(Pass)),
+        // Rounds spread beyond the limit: neither pass nor fail...
+        (Some(1.0), Some(1.3), Some((1.0, 0.4)), Some(Unstable)),
+        (Some(1.0), Some(1.0), Some((0.8, 0.4)), Some(Unstable)),
+        // ...unless every round, the lowest included, is beyond the limit.
+        (Some(1.0), Some(2.0), Some((1.5, 0.6)), Some(Regression)),
+        // A single round has no spread to judge noise by.
+        (Some(1.0), Some(1.3), None, Some(Regression)),
+        (None, Some(1.0), None, Some(New)),
+        (Some(1.0), None, None, Some(Missing)),
+        (None, None, None, None),
+    ];
+    for (then, now, rounds, expected) in cases {
+        assert_eq!(
+            judge(then, now, rounds, 0.25),
+            expected,
+            "{then:?} → {now:?} with rounds {rounds:?}"
+        );
+    }
+}
+
+#[test]
+fn per_round_ratios_give_the_spread() {
+    let bench = bench_of([10, 15]);
+    let read = bench.tools[1].cells[1].as_ref().unwrap();
+    let rounds = read.ratio_rounds.unwrap();
+    assert_eq!((rounds.min, rounds.max), (1.0, 1.5));
+    // Nearest-rank median of [1.0, 1.5] is 1.0.
+    assert_eq!(rounds.spread, 0.5);
+    assert_eq!(
+        bench.tools[1].cells[0]
+            .as_ref()
+            .unwrap()
+            .ratio_rounds
+            .unwrap()
+            .spread,
+        0.0
+    );
+}
+
+#[test]
+fn a_baseline_is_saved_and_read_back_unchanged() {
+    let baseline = Baseline::of(&bench_of([20, 20]));
+    assert_eq!(baseline.format, FORMAT);
+    assert_eq!(baseline.version, VERSION);
+    assert_eq!(baseline.implementations.len(), 2);
+    let peer = &baseline.implementations[1];
+    let tools: Vec<&str> = peer.tools.iter().map(|f| f.tool.as_str()).collect();
+    assert_eq!(tools, ["edit", "read_file", ALL_TOOLS]);
+    assert_eq!(peer.tools[1].ratio, Some(2.0));
+    assert_eq!((peer.tools[1].calls, peer.tools[1].p50_ms), (2, 20.0));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.json");
+    baseline.save(&path).unwrap();
+    assert_eq!(Baseline::load(&path).unwrap(), baseline);
+}
+
+#[test]
+fn a_bad_baseline_file_says_which_and_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.json");
+    let missing = Baseline::load(&path).unwrap_err();
+    assert!(
+        missing.starts_with("cannot read the baseline "),
+        "{missing}"
+    );
+    assert!(missing.contains("b.json"), "{missing}");
+
+    let good = serde_json::to_value(Baseline::of(&bench_of([10, 10]))).unwrap();
+    let with = |key: &str, value: serde_json::Value| {
+        let mut json = good.clone();
+        json[key] = value;
+        json.to_string()
+    };
+    let cases = [
+        ("{", "b.json: not JSON: "),
+        (
+            &with("format", "criterion".into()),
+            "b.json: not a bench baseline: its \"format\" is \"criterion\"",
+        ),
+        (
+            &with("version", 2.into()),
+            "b.json: baseline version 2, but this toolpass reads version 1",
+        ),
+        (
+            &with("rounds", "three".into()),
+            "b.json: not a valid baseline: invalid type: string \"three\"",
+        ),
+        (
+            &with("extra", true.into()),
+            "b.json: not a valid baseline: unknown field `extra`",
+        ),
+        (
+            &with("implementations", serde_json::json!([])),
+            "b.json: a baseline holds a control and at least one implementation; this one has 0",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(&path, text).unwrap();
+        let error = Baseline::load(&path).unwrap_err();
+        let shown = error.rsplit('/').next().unwrap();
+        assert!(shown.starts_with(expected), "{error}\nwanted {expected}");
+    }
+}
+
+#[test]
+fn a_baseline_of_other_implementations_is_refused() {
+    let baseline = Baseline::of(&bench_of([10, 10]));
+    let mut bench = bench_of([10, 10]);
+    bench.implementations[1].name = "other".into();
+    let error = compare(&bench, &baseline, "b.json", 0.25).unwrap_err();
+    assert_eq!(
+        error,
+        "b.json: it was saved for the implementations [ref, peer] (the first the control), \
+         but this bench ran [ref, other]; give the same --impl in the same order, \
+         or save a new baseline"
+    );
+}
+
+#[test]
+fn a_peer_grown_slower_relative_to_the_control_regresses() {
+    let baseline = Baseline::of(&bench_of([10, 10]));
+    let same = compare(&bench_of([10, 11]), &baseline, "b.json", 0.25).unwrap();
+    assert!(!same.failed());
+    assert_eq!(same.rows.len(), 3); // edit, read_file, all tools; not the control
+    assert!(same.rows.iter().all(|r| r.verdict == Verdict::Pass));
+
+    let slower = compare(&bench_of([14, 14]), &baseline, "b.json", 0.25).unwrap();
+    assert!(slower.failed());
+    let row = &slower.rows[1];
+    assert_eq!(
+        (row.implementation.as_str(), row.tool.as_str()),
+        ("peer", "read_file")
+    );
+    assert_eq!((row.baseline_ratio, row.ratio), (Some(1.0), Some(1.4)));
+    assert!((row.change.unwrap() - 0.4).abs() < 1e-9);
+    assert_eq!(row.verdict, Verdict::Regression);
+
+    let noisy = compare(&bench_of([10, 16]), &baseline, "b.json", 0.25).unwrap();
+    assert!(!noisy.failed());
+    assert_eq!(noisy.count(Verdict::Unstable), 3);
+}
+
+#[test]
+fn the_comparison_tables_show_each_figure_and_the_tally() {
+    let baseline = Baseline::of(&bench_of([10, 10]));
+    let comparison = compare(&bench_of([14, 14]), &baseline, "ci/b|1.json", 0.25).unwrap();
+    let text = render_compare::text(&comparison, "ref");
+    assert!(
+        text.contains("against the baseline ci/b|1.json: each figure is p50 over ref's p50"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  peer            read_file  1.0×      1.4×  +40%    0%      REGRESSION\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n3 regressions, 0 pass\n"), "{text}");
+    let markdown = render_compare::markdown(&comparison, "ref");
+    assert!(
+        markdown.starts_with("### toolpass bench against `ci/b\\|1.json`\n"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| peer | all tools | 1.0× | 1.4× | +40% | 0% | **REGRESSION** |\n"),
+        "{markdown}"
+    );
+}
