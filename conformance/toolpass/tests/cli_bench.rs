@@ -135,7 +135,7 @@ fn bench_saves_a_baseline_and_compares_the_reference_against_itself() {
     // One --impl: the reference was put first as the control.
     let control = &saved["implementations"][0];
     assert_eq!(control["name"], "toolpass-reference");
-    assert_eq!(control["tools"][0]["ratio"], 1.0);
+    assert_eq!(control["tools"][0]["ratio"]["ratio"], 1.0);
     assert_eq!(saved["implementations"][1]["tools"][0]["calls"], 4);
 
     // A limit no noise reaches: this checks the flow, not the machine.

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bench, RatioRange};
+use super::{Bench, PairedRatio};
 
 /// The `format` of every baseline file.
 pub const FORMAT: &str = "toolpass-bench-baseline";
@@ -63,11 +63,9 @@ pub struct Figure {
     pub p50_ms: f64,
     /// 99th percentile round trip.
     pub p99_ms: f64,
-    /// p50 over the control's p50 on the steps both passed; `None` when
-    /// there were none in common.
-    pub ratio: Option<f64>,
-    /// How far the ratio moved from round to round.
-    pub ratio_rounds: Option<RatioRange>,
+    /// Its ratio to the control, call by call ([`PairedRatio`]); `None`
+    /// when they passed no step in common.
+    pub ratio: Option<PairedRatio>,
 }
 
 impl Baseline {
@@ -91,8 +89,7 @@ impl Baseline {
                             calls: cell.stats.count,
                             p50_ms: cell.stats.p50_ms,
                             p99_ms: cell.stats.p99_ms,
-                            ratio: cell.ratio.filter(|r| r.is_finite()),
-                            ratio_rounds: cell.ratio_rounds,
+                            ratio: cell.paired,
                         })
                     })
                     .collect(),

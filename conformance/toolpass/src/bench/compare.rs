@@ -1,5 +1,5 @@
 //! A bench against a saved [`Baseline`]: each implementation's per-tool
-//! ratio to the control, now and then.
+//! ratio to the control ([`super::PairedRatio`]), now and then.
 //!
 //! A figure regresses when its ratio grew by more than the limit. It is
 //! unstable (neither a pass nor a failure) when its per-round ratios spread
@@ -111,9 +111,13 @@ pub fn compare(
                 .iter()
                 .find(|r| r.tool == tool)
                 .and_then(|r| r.cells.get(index)?.as_ref());
-            let now = cell.and_then(|c| c.ratio).filter(|r| r.is_finite());
-            let then = baseline.figure(index, tool).and_then(|f| f.ratio);
-            let range = cell.and_then(|c| c.ratio_rounds);
+            let paired = cell.and_then(|c| c.paired);
+            let now = paired.map(|p| p.ratio);
+            let then = baseline
+                .figure(index, tool)
+                .and_then(|f| f.ratio)
+                .map(|p| p.ratio);
+            let range = paired.and_then(|p| p.rounds);
             let Some(verdict) = judge(then, now, range.map(|r| (r.min, r.spread)), max_regression)
             else {
                 continue;

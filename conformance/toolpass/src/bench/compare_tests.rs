@@ -3,7 +3,7 @@
 
 use super::baseline::{Baseline, FORMAT, VERSION};
 use super::compare::{Verdict, compare, judge};
-use super::tests::{sample, timed};
+use super::tests::{ref_and_peer, sample, timed};
 use super::*;
 
 /// A bench of `ref` and `peer` over two rounds, where the peer's calls take
@@ -61,22 +61,44 @@ fn judging_a_ratio_against_its_baseline() {
 }
 
 #[test]
-fn per_round_ratios_give_the_spread() {
+fn the_paired_ratio_is_the_median_of_call_over_call_with_its_rounds() {
     let bench = bench_of([10, 15]);
-    let read = bench.tools[1].cells[1].as_ref().unwrap();
-    let rounds = read.ratio_rounds.unwrap();
-    assert_eq!((rounds.min, rounds.max), (1.0, 1.5));
-    // Nearest-rank median of [1.0, 1.5] is 1.0.
-    assert_eq!(rounds.spread, 0.5);
-    assert_eq!(
-        bench.tools[1].cells[0]
-            .as_ref()
-            .unwrap()
-            .ratio_rounds
-            .unwrap()
-            .spread,
-        0.0
-    );
+    let read = bench.tools[1].cells[1].as_ref().unwrap().paired.unwrap();
+    // Per call: 1.0 in round 0, 1.5 in round 1; nearest-rank medians.
+    assert_eq!((read.ratio, read.pairs), (1.0, 2));
+    let rounds = read.rounds.unwrap();
+    assert_eq!((rounds.min, rounds.max, rounds.spread), (1.0, 1.5, 0.5));
+    let all = bench.tools[2].cells[1].as_ref().unwrap().paired.unwrap();
+    assert_eq!(all.pairs, 4);
+    let control = bench.tools[1].cells[0].as_ref().unwrap().paired.unwrap();
+    assert_eq!((control.ratio, control.rounds.unwrap().spread), (1.0, 0.0));
+}
+
+#[test]
+fn the_paired_ratio_is_not_moved_by_the_mix_of_fast_and_slow_calls() {
+    // Fast reads, slow edits, one call between: the median of all calls
+    // sits in the sparse middle, so one call slowed there (noise) moves
+    // p50 over p50 to 1.8×, while call over call stays at 1.
+    let first_ms = [10, 10, 50, 90, 90];
+    let peer_ms = [10, 10, 100, 90, 90];
+    let of = |times: [u64; 5]| -> Vec<Sample> {
+        (0..5)
+            .map(|i| {
+                sample(
+                    "a",
+                    i,
+                    if i < 3 { "read_file" } else { "edit" },
+                    0,
+                    times[i],
+                )
+            })
+            .collect()
+    };
+    let (rows, _) = ref_and_peer(of(first_ms), of(peer_ms));
+    let all = rows[2].cells[1].as_ref().unwrap();
+    assert_eq!(all.ratio, Some(1.8));
+    let paired = all.paired.unwrap();
+    assert_eq!((paired.ratio, paired.pairs, paired.rounds), (1.0, 5, None));
 }
 
 #[test]
@@ -88,7 +110,7 @@ fn a_baseline_is_saved_and_read_back_unchanged() {
     let peer = &baseline.implementations[1];
     let tools: Vec<&str> = peer.tools.iter().map(|f| f.tool.as_str()).collect();
     assert_eq!(tools, ["edit", "read_file", ALL_TOOLS]);
-    assert_eq!(peer.tools[1].ratio, Some(2.0));
+    assert_eq!(peer.tools[1].ratio.map(|p| p.ratio), Some(2.0));
     assert_eq!((peer.tools[1].calls, peer.tools[1].p50_ms), (2, 20.0));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.json");
@@ -188,7 +210,7 @@ fn the_comparison_tables_show_each_figure_and_the_tally() {
     let comparison = compare(&bench_of([14, 14]), &baseline, "ci/b|1.json", 0.25).unwrap();
     let text = render_compare::text(&comparison, "ref");
     assert!(
-        text.contains("against the baseline ci/b|1.json: each figure is p50 over ref's p50"),
+        text.contains("against the baseline ci/b|1.json: each figure is the median of each call's time over ref's"),
         "{text}"
     );
     assert!(

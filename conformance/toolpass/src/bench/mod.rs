@@ -117,10 +117,25 @@ pub struct ToolCell {
     /// p50 over the first implementation's p50, on the calls both made;
     /// `None` when they made none in common.
     pub ratio: Option<f64>,
-    /// The same ratio taken round by round: how far it moved within this
-    /// run, which is what a baseline comparison must see past. `None` with
-    /// fewer than two rounds in common.
-    pub ratio_rounds: Option<RatioRange>,
+    /// The gate's ratio: the median over this tool's calls of each call's
+    /// time over the first implementation's time for the same scenario
+    /// step in the same round, both passed. Pairing call with call keeps
+    /// a mix of fast and slow tools (the `all tools` row) from moving the
+    /// figure when the median slips from one kind of call to the other.
+    /// `None` when they passed no step in common.
+    pub paired: Option<PairedRatio>,
+}
+
+/// A figure's paired ratio and how far it moved from round to round.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+pub struct PairedRatio {
+    /// The median of the per-call ratios, all rounds together.
+    pub ratio: f64,
+    /// The per-call ratios it is the median of.
+    pub pairs: usize,
+    /// The lowest and highest of the rounds' own medians; `None` with one
+    /// round.
+    pub rounds: Option<RatioRange>,
 }
 
 /// The lowest and highest of a figure's per-round ratios.
@@ -345,7 +360,7 @@ pub(crate) fn tabulate(
                 Some(ToolCell {
                     stats: Stats::of(&times),
                     ratio: common_ratio(&mine, &first),
-                    ratio_rounds: round_ratios(&mine, &first),
+                    paired: paired_ratio(&mine, &first),
                 })
             })
             .collect();
@@ -383,37 +398,54 @@ fn common_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<f64> {
     Some(ratio(&Stats::of(&a), &Stats::of(&b)))
 }
 
-fn of_round<'a>(samples: &[&'a Sample], round: u32) -> Vec<&'a Sample> {
-    samples
+/// The [`PairedRatio`] of `mine` to `first`.
+fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<PairedRatio> {
+    let control: BTreeMap<(&(String, usize), u32), Duration> = first
         .iter()
-        .copied()
-        .filter(|s| s.round == round)
-        .collect()
-}
-
-/// [`common_ratio`] round by round; `None` unless two rounds have one.
-fn round_ratios(mine: &[&Sample], first: &[&Sample]) -> Option<RatioRange> {
-    let rounds: BTreeSet<u32> = mine.iter().map(|s| s.round).collect();
-    let mut ratios: Vec<f64> = rounds
-        .into_iter()
-        .filter_map(|round| common_ratio(&of_round(mine, round), &of_round(first, round)))
-        .filter(|r| r.is_finite())
+        .filter(|s| s.passed)
+        .map(|s| ((&s.key, s.round), s.elapsed))
         .collect();
-    if ratios.len() < 2 {
+    let mut all = Vec::new();
+    let mut by_round: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+    for sample in mine.iter().filter(|s| s.passed) {
+        let Some(theirs) = control.get(&(&sample.key, sample.round)) else {
+            continue;
+        };
+        if theirs.is_zero() {
+            continue;
+        }
+        let ratio = sample.elapsed.as_secs_f64() / theirs.as_secs_f64();
+        all.push(ratio);
+        by_round.entry(sample.round).or_default().push(ratio);
+    }
+    if all.is_empty() {
         return None;
     }
-    ratios.sort_by(f64::total_cmp);
-    let median = percentile(&ratios, 50.0);
-    let (min, max) = (ratios[0], ratios[ratios.len() - 1]);
-    Some(RatioRange {
-        min,
-        max,
-        spread: if median > 0.0 {
-            (max - min) / median
-        } else {
-            0.0
-        },
+    let mut medians: Vec<f64> = by_round.into_values().map(|mut r| median(&mut r)).collect();
+    let rounds = (medians.len() >= 2).then(|| {
+        let middle = median(&mut medians);
+        let (min, max) = (medians[0], medians[medians.len() - 1]);
+        RatioRange {
+            min,
+            max,
+            spread: if middle > 0.0 {
+                (max - min) / middle
+            } else {
+                0.0
+            },
+        }
+    });
+    Some(PairedRatio {
+        pairs: all.len(),
+        ratio: median(&mut all),
+        rounds,
     })
+}
+
+/// The nearest-rank median, sorting `values`.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    percentile(values, 50.0)
 }
 
 fn ratio(a: &Stats, b: &Stats) -> f64 {

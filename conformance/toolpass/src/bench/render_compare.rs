@@ -72,8 +72,8 @@ pub fn markdown(comparison: &Comparison, control: &str) -> String {
 
 fn intro(comparison: &Comparison, control: &str) -> String {
     format!(
-        "against the baseline {}: each figure is p50 over {control}'s p50 in the same run, \
-         on the steps both passed; a ratio grown by more than {} regresses, \
+        "against the baseline {}: each figure is the median of each call's time over \
+         {control}'s for the same step in the same round, both passed; a ratio grown by more than {} regresses, \
          one whose rounds spread more than that is unstable",
         printable_line(&comparison.baseline),
         percent(comparison.max_regression, false)

@@ -140,7 +140,7 @@ fn the_text_names_each_implementation_and_the_ratio_basis() {
 }
 
 /// The rows of a reference's and a peer's samples.
-fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
+pub(super) fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
     tabulate(
         &[first, peer],
         &[timed("ref"), timed("peer")],
