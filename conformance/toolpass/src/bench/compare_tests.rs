@@ -75,6 +75,25 @@ fn the_paired_ratio_is_the_median_of_call_over_call_with_its_rounds() {
 }
 
 #[test]
+fn one_disturbed_round_of_five_does_not_make_a_figure_unstable() {
+    // The peer's rounds run at 1.0, 1.1, 1.2, 3.0 (another process took
+    // the cores) and 1.1 times the reference's.
+    let peer_ms = [10, 11, 12, 30, 11];
+    let first: Vec<Sample> = (0..5).map(|r| sample("a", 1, "glob", r, 10)).collect();
+    let peer: Vec<Sample> = (0..5)
+        .map(|r| sample("a", 1, "glob", r, peer_ms[r as usize]))
+        .collect();
+    let (rows, _) = ref_and_peer(first, peer);
+    let paired = rows[0].cells[1].as_ref().unwrap().paired.unwrap();
+    let rounds = paired.rounds.unwrap();
+    assert!((paired.ratio - 1.1).abs() < 1e-9, "{paired:?}");
+    assert_eq!((rounds.min, rounds.max), (1.0, 3.0));
+    // The middle half: the 2nd and 4th of the five sorted (nearest rank),
+    // 1.1 and 1.2, over the median 1.1.
+    assert!((rounds.spread - 0.1 / 1.1).abs() < 1e-9, "{rounds:?}");
+}
+
+#[test]
 fn the_paired_ratio_is_not_moved_by_the_mix_of_fast_and_slow_calls() {
     // Fast reads, slow edits, one call between: the median of all calls
     // sits in the sparse middle, so one call slowed there (noise) moves

@@ -138,14 +138,17 @@ pub struct PairedRatio {
     pub rounds: Option<RatioRange>,
 }
 
-/// The lowest and highest of a figure's per-round ratios.
+/// How a figure's per-round ratios spread.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct RatioRange {
     /// The lowest round's ratio.
     pub min: f64,
     /// The highest round's ratio.
     pub max: f64,
-    /// `(max - min) / median` of the rounds' ratios.
+    /// `(p75 - p25) / median` of the rounds' ratios (nearest rank): the
+    /// middle half from five rounds on, so that one round another process
+    /// disturbed does not make the figure unstable; the whole range with
+    /// two or three.
     pub spread: f64,
 }
 
@@ -424,12 +427,12 @@ fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<PairedRatio> {
     let mut medians: Vec<f64> = by_round.into_values().map(|mut r| median(&mut r)).collect();
     let rounds = (medians.len() >= 2).then(|| {
         let middle = median(&mut medians);
-        let (min, max) = (medians[0], medians[medians.len() - 1]);
+        let quartiles = percentile(&medians, 75.0) - percentile(&medians, 25.0);
         RatioRange {
-            min,
-            max,
+            min: medians[0],
+            max: medians[medians.len() - 1],
             spread: if middle > 0.0 {
-                (max - min) / middle
+                quartiles / middle
             } else {
                 0.0
             },
