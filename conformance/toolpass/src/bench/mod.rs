@@ -19,6 +19,7 @@
 
 pub mod baseline;
 pub mod compare;
+mod paired;
 pub mod render;
 pub mod render_compare;
 mod stats;
@@ -37,7 +38,10 @@ use toolpass_scenario::Scenario;
 use crate::run::{Interrupt, RunConfig, ScenarioResult};
 use crate::{StartError, Supervisor};
 
+pub use paired::{PairedRatio, RatioRange};
 pub use stats::{Stats, percentile};
+
+use paired::paired_ratio;
 
 /// How to bench.
 #[derive(Debug, Clone)]
@@ -124,32 +128,6 @@ pub struct ToolCell {
     /// figure when the median slips from one kind of call to the other.
     /// `None` when they passed no step in common.
     pub paired: Option<PairedRatio>,
-}
-
-/// A figure's paired ratio and how far it moved from round to round.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
-pub struct PairedRatio {
-    /// The median of the per-call ratios, all rounds together.
-    pub ratio: f64,
-    /// The per-call ratios it is the median of.
-    pub pairs: usize,
-    /// The lowest and highest of the rounds' own medians; `None` with one
-    /// round.
-    pub rounds: Option<RatioRange>,
-}
-
-/// How a figure's per-round ratios spread.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
-pub struct RatioRange {
-    /// The lowest round's ratio.
-    pub min: f64,
-    /// The highest round's ratio.
-    pub max: f64,
-    /// `(p75 - p25) / median` of the rounds' ratios (nearest rank): the
-    /// middle half from five rounds on, so that one round another process
-    /// disturbed does not make the figure unstable; the whole range with
-    /// two or three.
-    pub spread: f64,
 }
 
 /// The name of the row over every call.
@@ -399,56 +377,6 @@ fn common_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<f64> {
         return None;
     }
     Some(ratio(&Stats::of(&a), &Stats::of(&b)))
-}
-
-/// The [`PairedRatio`] of `mine` to `first`.
-fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<PairedRatio> {
-    let control: BTreeMap<(&(String, usize), u32), Duration> = first
-        .iter()
-        .filter(|s| s.passed)
-        .map(|s| ((&s.key, s.round), s.elapsed))
-        .collect();
-    let mut all = Vec::new();
-    let mut by_round: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
-    for sample in mine.iter().filter(|s| s.passed) {
-        let Some(theirs) = control.get(&(&sample.key, sample.round)) else {
-            continue;
-        };
-        if theirs.is_zero() {
-            continue;
-        }
-        let ratio = sample.elapsed.as_secs_f64() / theirs.as_secs_f64();
-        all.push(ratio);
-        by_round.entry(sample.round).or_default().push(ratio);
-    }
-    if all.is_empty() {
-        return None;
-    }
-    let mut medians: Vec<f64> = by_round.into_values().map(|mut r| median(&mut r)).collect();
-    let rounds = (medians.len() >= 2).then(|| {
-        let middle = median(&mut medians);
-        let quartiles = percentile(&medians, 75.0) - percentile(&medians, 25.0);
-        RatioRange {
-            min: medians[0],
-            max: medians[medians.len() - 1],
-            spread: if middle > 0.0 {
-                quartiles / middle
-            } else {
-                0.0
-            },
-        }
-    });
-    Some(PairedRatio {
-        pairs: all.len(),
-        ratio: median(&mut all),
-        rounds,
-    })
-}
-
-/// The nearest-rank median, sorting `values`.
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    percentile(values, 50.0)
 }
 
 fn ratio(a: &Stats, b: &Stats) -> f64 {
