@@ -3,15 +3,16 @@
 //!
 //! A figure regresses when its ratio grew by more than the limit. It is
 //! unstable (neither a pass nor a failure) when its per-round ratios spread
-//! more than the limit within this run: the run cannot tell such a change
-//! from noise, and says so rather than guess. One exception: when even
-//! the lowest round's ratio is beyond the limit, every round saw the
-//! regression, and noise cannot explain it away.
+//! more than the limit, in this run or in the baseline's: such a change
+//! cannot be told from noise, and the table says so rather than guess.
+//! One exception: when this run's lowest round is beyond the limit over
+//! the baseline's highest, every round saw the regression, and noise
+//! cannot explain it away.
 
 use serde::Serialize;
 
-use super::Bench;
 use super::baseline::Baseline;
+use super::{Bench, PairedRatio};
 
 /// What a comparison found.
 #[derive(Debug, Clone, Serialize)]
@@ -38,7 +39,8 @@ pub struct Row {
     /// `ratio / baseline_ratio - 1`: +0.3 is 30% slower relative to the
     /// control.
     pub change: Option<f64>,
-    /// The spread of this run's per-round ratios, `(max - min) / median`.
+    /// The larger spread of the per-round ratios ([`super::RatioRange`]),
+    /// this run's or the baseline's.
     pub spread: Option<f64>,
     /// What it means.
     pub verdict: Verdict,
@@ -111,24 +113,20 @@ pub fn compare(
                 .iter()
                 .find(|r| r.tool == tool)
                 .and_then(|r| r.cells.get(index)?.as_ref());
-            let paired = cell.and_then(|c| c.paired);
-            let now = paired.map(|p| p.ratio);
-            let then = baseline
-                .figure(index, tool)
-                .and_then(|f| f.ratio)
-                .map(|p| p.ratio);
-            let range = paired.and_then(|p| p.rounds);
-            let Some(verdict) = judge(then, now, range.map(|r| (r.min, r.spread)), max_regression)
-            else {
+            let now = cell.and_then(|c| c.paired);
+            let then = baseline.figure(index, tool).and_then(|f| f.ratio);
+            let Some(verdict) = judge(then.as_ref(), now.as_ref(), max_regression) else {
                 continue;
             };
+            let spread = larger_spread(now.as_ref(), then.as_ref());
+            let (then, now) = (then.map(|p| p.ratio), now.map(|p| p.ratio));
             rows.push(Row {
                 implementation: timed.name.clone(),
                 tool: tool.to_owned(),
                 baseline_ratio: then,
                 ratio: now,
                 change: then.zip(now).map(|(then, now)| now / then - 1.0),
-                spread: range.map(|r| r.spread),
+                spread,
                 verdict,
             });
         }
@@ -140,13 +138,12 @@ pub fn compare(
     })
 }
 
-/// The verdict on a ratio `then` and `now`, given this run's lowest round
-/// ratio and spread; `None` when neither run has a ratio (a tool the
-/// control never called), which is nothing to report.
+/// The verdict on a figure's ratio `then` (the baseline's) and `now`;
+/// `None` when neither has one (a tool the control never called), which
+/// is nothing to report.
 pub(crate) fn judge(
-    then: Option<f64>,
-    now: Option<f64>,
-    rounds: Option<(f64, f64)>,
+    then: Option<&PairedRatio>,
+    now: Option<&PairedRatio>,
     limit: f64,
 ) -> Option<Verdict> {
     let (then, now) = match (then, now) {
@@ -155,11 +152,29 @@ pub(crate) fn judge(
         (None, Some(_)) => return Some(Verdict::New),
         (Some(then), Some(now)) => (then, now),
     };
-    let beyond = |ratio: f64| then > 0.0 && ratio / then - 1.0 > limit;
-    Some(match rounds {
-        Some((lowest, _)) if beyond(lowest) => Verdict::Regression,
-        Some((_, spread)) if spread > limit => Verdict::Unstable,
-        _ if beyond(now) => Verdict::Regression,
-        _ => Verdict::Pass,
+    let grew = |now: f64, then: f64| then > 0.0 && now / then - 1.0 > limit;
+    // Every round now beyond every round then: no noise on either side
+    // explains that away.
+    let lowest_now = now.rounds.map_or(now.ratio, |r| r.min);
+    let highest_then = then.rounds.map_or(then.ratio, |r| r.max);
+    Some(if grew(lowest_now, highest_then) {
+        Verdict::Regression
+    } else if larger_spread(Some(now), Some(then)).unwrap_or(0.0) > limit {
+        // Either side too noisy: a baseline saved in a disturbed run is as
+        // unsure as a disturbed comparison.
+        Verdict::Unstable
+    } else if grew(now.ratio, then.ratio) {
+        Verdict::Regression
+    } else {
+        Verdict::Pass
     })
+}
+
+/// The larger of two figures' round spreads; `None` when neither has one
+/// (no figure, or a single round).
+fn larger_spread(a: Option<&PairedRatio>, b: Option<&PairedRatio>) -> Option<f64> {
+    [a, b]
+        .into_iter()
+        .filter_map(|figure| figure?.rounds.map(|r| r.spread))
+        .reduce(f64::max)
 }

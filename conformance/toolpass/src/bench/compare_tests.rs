@@ -29,33 +29,73 @@ fn bench_of(peer_ms: [u64; 2]) -> Bench {
     }
 }
 
+/// A figure of ratio `ratio` whose rounds ranged `min..=max` with
+/// `spread`.
+fn figure(ratio: f64, rounds: Option<(f64, f64, f64)>) -> PairedRatio {
+    PairedRatio {
+        ratio,
+        pairs: 10,
+        rounds: rounds.map(|(min, max, spread)| RatioRange { min, max, spread }),
+    }
+}
+
 #[test]
 fn judging_a_ratio_against_its_baseline() {
     use Verdict::*;
-    // (then, now, this run's lowest round ratio and spread) → verdict, at
-    // a limit of 25%.
+    let steady = Some(figure(1.0, Some((0.98, 1.02, 0.02))));
+    // (then, now) → verdict, at a limit of 25%.
     let cases = [
         // Steady rounds: the growth decides.
-        (Some(1.0), Some(1.2), Some((1.19, 0.02)), Some(Pass)),
-        (Some(1.0), Some(1.3), Some((1.29, 0.02)), Some(Regression)),
+        (
+            steady,
+            Some(figure(1.2, Some((1.19, 1.21, 0.02)))),
+            Some(Pass),
+        ),
+        (
+            steady,
+            Some(figure(1.3, Some((1.29, 1.31, 0.02)))),
+            Some(Regression),
+        ),
         // Faster is a pass, however much.
-        (Some(2.0), Some(0.5), Some((0.5, 0.0)), Some(Pass)),
-        // Rounds spread beyond the limit: neither pass nor fail...
-        (Some(1.0), Some(1.3), Some((1.0, 0.4)), Some(Unstable)),
-        (Some(1.0), Some(1.0), Some((0.8, 0.4)), Some(Unstable)),
-        // ...unless every round, the lowest included, is beyond the limit.
-        (Some(1.0), Some(2.0), Some((1.5, 0.6)), Some(Regression)),
+        (steady, Some(figure(0.5, Some((0.5, 0.5, 0.0)))), Some(Pass)),
+        // Rounds spread beyond the limit, now or then: neither pass nor
+        // fail...
+        (
+            steady,
+            Some(figure(1.3, Some((1.0, 1.5, 0.4)))),
+            Some(Unstable),
+        ),
+        (
+            steady,
+            Some(figure(1.0, Some((0.8, 1.2, 0.4)))),
+            Some(Unstable),
+        ),
+        (
+            Some(figure(0.76, Some((0.17, 1.32, 1.6)))),
+            Some(figure(1.0, Some((0.95, 1.05, 0.1)))),
+            Some(Unstable),
+        ),
+        // ...unless every round now is beyond every round then.
+        (
+            steady,
+            Some(figure(2.0, Some((1.5, 3.0, 0.6)))),
+            Some(Regression),
+        ),
         // A single round has no spread to judge noise by.
-        (Some(1.0), Some(1.3), None, Some(Regression)),
-        (None, Some(1.0), None, Some(New)),
-        (Some(1.0), None, None, Some(Missing)),
-        (None, None, None, None),
+        (
+            Some(figure(1.0, None)),
+            Some(figure(1.3, None)),
+            Some(Regression),
+        ),
+        (None, Some(figure(1.0, None)), Some(New)),
+        (steady, None, Some(Missing)),
+        (None, None, None),
     ];
-    for (then, now, rounds, expected) in cases {
+    for (then, now, expected) in cases {
         assert_eq!(
-            judge(then, now, rounds, 0.25),
+            judge(then.as_ref(), now.as_ref(), 0.25),
             expected,
-            "{then:?} → {now:?} with rounds {rounds:?}"
+            "{then:?} → {now:?}"
         );
     }
 }
@@ -246,4 +286,14 @@ fn the_comparison_tables_show_each_figure_and_the_tally() {
         markdown.contains("| peer | all tools | 1.0× | 1.4× | +40% | 0% | **REGRESSION** |\n"),
         "{markdown}"
     );
+}
+
+#[test]
+fn a_change_is_a_signed_whole_percentage_never_minus_zero() {
+    let shown: Vec<String> = [0.4, 0.004, -0.003, -0.11, 2.0]
+        .into_iter()
+        .map(|f| render_compare::percent(f, true))
+        .collect();
+    assert_eq!(shown, ["+40%", "0%", "0%", "-11%", "+200%"]);
+    assert_eq!(render_compare::percent(0.125, false), "13%");
 }

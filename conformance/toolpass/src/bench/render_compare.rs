@@ -115,9 +115,10 @@ fn tally(comparison: &Comparison) -> String {
 }
 
 /// A fraction as a whole percentage, `+` before a growth when `signed`.
-fn percent(fraction: f64, signed: bool) -> String {
-    let value = fraction * 100.0;
-    if signed && value >= 0.5 {
+pub(crate) fn percent(fraction: f64, signed: bool) -> String {
+    // Rounded first, so that a change of -0.3% reads `0%`, not `-0%`.
+    let value = (fraction * 100.0).round() + 0.0;
+    if signed && value > 0.0 {
         format!("+{value:.0}%")
     } else {
         format!("{value:.0}%")
