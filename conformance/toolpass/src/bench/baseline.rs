@@ -180,6 +180,20 @@ impl Baseline {
         ))
     }
 
+    /// The figures, `implementation tool (spread)`, whose rounds spread
+    /// more than `limit`: a comparison at that limit finds them unstable
+    /// whatever it measures.
+    pub fn noisy(&self, limit: f64) -> Vec<String> {
+        let figures = self.implementations.iter().skip(1).flat_map(|figures| {
+            figures.tools.iter().filter_map(move |figure| {
+                let spread = figure.ratio?.rounds?.spread;
+                (spread > limit)
+                    .then(|| format!("{} {} ({:.0}%)", figures.name, figure.tool, spread * 100.0))
+            })
+        });
+        figures.collect()
+    }
+
     /// The figure of implementation `index` for `tool`.
     pub(crate) fn figure(&self, index: usize, tool: &str) -> Option<&Figure> {
         self.implementations

@@ -178,6 +178,22 @@ fn a_baseline_is_saved_and_read_back_unchanged() {
 }
 
 #[test]
+fn a_baseline_names_its_figures_too_noisy_to_gate() {
+    // Round ratios 1.0 and 1.5: a spread of 50% for every tool of the peer.
+    let baseline = Baseline::of(&bench_of([10, 15]));
+    assert_eq!(
+        baseline.noisy(0.25),
+        [
+            "peer edit (50%)",
+            "peer read_file (50%)",
+            "peer all tools (50%)"
+        ]
+    );
+    assert!(baseline.noisy(0.5).is_empty());
+    assert!(Baseline::of(&bench_of([10, 10])).noisy(0.25).is_empty());
+}
+
+#[test]
 fn a_bad_baseline_file_says_which_and_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.json");

@@ -174,6 +174,21 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// A note naming the baseline's figures whose rounds spread past the
+/// default limit: every comparison with it will call them unstable.
+fn noisy_figures(bench: &Bench) -> String {
+    let noisy = Baseline::of(bench).noisy(MAX_REGRESSION);
+    if noisy.is_empty() {
+        return String::new();
+    }
+    format!(
+        "note: the rounds of {} spread more than {:.0}%, so comparisons will find them unstable; \
+         save again on a quieter machine or with more --rounds to gate them\n",
+        noisy.join(", "),
+        MAX_REGRESSION * 100.0
+    )
+}
+
 /// The JSON: the bench, and the comparison when there is one.
 #[derive(Serialize)]
 struct Json<'a> {
@@ -202,6 +217,7 @@ fn write_outputs(
     }
     if let Some(path) = &args.save_baseline {
         text.push_str(&format!("\nsaved the baseline {}\n", path.display()));
+        text.push_str(&noisy_figures(bench));
     }
     let mut json = serde_json::to_string_pretty(&Json { bench, comparison })
         .context("failed to write JSON")?;
