@@ -114,7 +114,11 @@ fn bench_with_an_implementation_dying_at_start_shows_its_stderr() {
 #[test]
 fn bench_saves_a_baseline_and_compares_the_reference_against_itself() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), &[("s/a.yaml", SUITE), ("s/b.yaml", SUITE)]);
+    // Ten scenarios: each tool called ten times a round, the fewest a
+    // figure needs to be judged.
+    let files: Vec<(String, &str)> = (0..10).map(|n| (format!("s/{n}.yaml"), SUITE)).collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, s)| (p.as_str(), *s)).collect();
+    write(dir.path(), &files);
     let short = ["--rounds", "2", "--warmup", "1", "--startups", "1"];
     let bench = |extra: &[&str]| {
         let mut args = vec!["bench", "--scenarios", "s", "--impl", "reference"];
@@ -136,7 +140,7 @@ fn bench_saves_a_baseline_and_compares_the_reference_against_itself() {
     let control = &saved["implementations"][0];
     assert_eq!(control["name"], "toolpass-reference");
     assert_eq!(control["tools"][0]["ratio"]["ratio"], 1.0);
-    assert_eq!(saved["implementations"][1]["tools"][0]["calls"], 4);
+    assert_eq!(saved["implementations"][1]["tools"][0]["calls"], 20);
 
     // A limit no noise reaches: this checks the flow, not the machine.
     let (code, out, err) = bench(&[

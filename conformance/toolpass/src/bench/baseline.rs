@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bench, PairedRatio};
+use super::{Bench, MIN_PAIRS_PER_ROUND, PairedRatio};
 
 /// The `format` of every baseline file.
 pub const FORMAT: &str = "toolpass-bench-baseline";
@@ -189,6 +189,20 @@ impl Baseline {
                 let spread = figure.ratio?.rounds?.spread;
                 (spread > limit)
                     .then(|| format!("{} {} ({:.0}%)", figures.name, figure.tool, spread * 100.0))
+            })
+        });
+        figures.collect()
+    }
+
+    /// The figures, `implementation tool (N a round)`, with fewer than
+    /// [`MIN_PAIRS_PER_ROUND`] calls in a round: a comparison never
+    /// judges them.
+    pub fn few_calls(&self) -> Vec<String> {
+        let figures = self.implementations.iter().skip(1).flat_map(|figures| {
+            figures.tools.iter().filter_map(move |figure| {
+                let fewest = figure.ratio?.fewest_in_a_round;
+                (fewest < MIN_PAIRS_PER_ROUND)
+                    .then(|| format!("{} {} ({fewest} a round)", figures.name, figure.tool))
             })
         });
         figures.collect()

@@ -7,12 +7,14 @@
 //! cannot be told from noise, and the table says so rather than guess.
 //! One exception: when this run's lowest round is beyond the limit over
 //! the baseline's highest, every round saw the regression, and noise
-//! cannot explain it away.
+//! cannot explain it away. A figure with fewer than
+//! [`MIN_PAIRS_PER_ROUND`] calls in a round, now or then, does not gate
+//! at all: its verdict is `few calls`, whatever its ratio did.
 
 use serde::Serialize;
 
 use super::baseline::Baseline;
-use super::{Bench, PairedRatio};
+use super::{Bench, MIN_PAIRS_PER_ROUND, PairedRatio};
 
 /// What a comparison found.
 #[derive(Debug, Clone, Serialize)]
@@ -56,6 +58,9 @@ pub enum Verdict {
     Regression,
     /// Too noisy within this run to tell.
     Unstable,
+    /// Too few calls in a round, now or in the baseline, for a median
+    /// that one slow call cannot move: reported, never gated.
+    FewCalls,
     /// Not in the baseline (a tool or scenario added since).
     New,
     /// In the baseline but not measured now (a filter, or a step that no
@@ -70,6 +75,7 @@ impl Verdict {
             Verdict::Pass => "pass",
             Verdict::Regression => "REGRESSION",
             Verdict::Unstable => "unstable",
+            Verdict::FewCalls => "few calls",
             Verdict::New => "new",
             Verdict::Missing => "missing",
         }
@@ -152,6 +158,9 @@ pub(crate) fn judge(
         (None, Some(_)) => return Some(Verdict::New),
         (Some(then), Some(now)) => (then, now),
     };
+    if now.fewest_in_a_round.min(then.fewest_in_a_round) < MIN_PAIRS_PER_ROUND {
+        return Some(Verdict::FewCalls);
+    }
     let grew = |now: f64, then: f64| then > 0.0 && now / then - 1.0 > limit;
     // Every round now beyond every round then: no noise on either side
     // explains that away.

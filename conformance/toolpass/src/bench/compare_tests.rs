@@ -8,14 +8,28 @@ use super::*;
 
 /// A bench of `ref` and `peer` over two rounds, where the peer's calls take
 /// `peer_ms[round]` against the reference's 10 ms, for `read_file` and
-/// `edit` alike.
+/// `edit` alike, each called just often enough a round to gate.
 fn bench_of(peer_ms: [u64; 2]) -> Bench {
+    bench_with_calls(peer_ms, MIN_PAIRS_PER_ROUND)
+}
+
+/// [`bench_of`] with each tool called `calls` times a round.
+fn bench_with_calls(peer_ms: [u64; 2], calls: usize) -> Bench {
     let mut first = Vec::new();
     let mut peer = Vec::new();
     for round in 0..2 {
-        for (step, tool) in [(1, "read_file"), (2, "edit")] {
-            first.push(sample("a", step, tool, round, 10));
-            peer.push(sample("a", step, tool, round, peer_ms[round as usize]));
+        for scenario in 0..calls {
+            let scenario = format!("s{scenario}");
+            for (step, tool) in [(1, "read_file"), (2, "edit")] {
+                first.push(sample(&scenario, step, tool, round, 10));
+                peer.push(sample(
+                    &scenario,
+                    step,
+                    tool,
+                    round,
+                    peer_ms[round as usize],
+                ));
+            }
         }
     }
     let implementations = vec![timed("ref"), timed("peer")];
@@ -34,7 +48,8 @@ fn bench_of(peer_ms: [u64; 2]) -> Bench {
 fn figure(ratio: f64, rounds: Option<(f64, f64, f64)>) -> PairedRatio {
     PairedRatio {
         ratio,
-        pairs: 10,
+        pairs: 2 * MIN_PAIRS_PER_ROUND,
+        fewest_in_a_round: MIN_PAIRS_PER_ROUND,
         rounds: rounds.map(|(min, max, spread)| RatioRange { min, max, spread }),
     }
 }
@@ -87,6 +102,24 @@ fn judging_a_ratio_against_its_baseline() {
             Some(figure(1.3, None)),
             Some(Regression),
         ),
+        // Too few calls in a round, now or then: not judged, however far
+        // the ratio moved.
+        (
+            steady,
+            Some(PairedRatio {
+                fewest_in_a_round: MIN_PAIRS_PER_ROUND - 1,
+                ..figure(3.0, Some((2.9, 3.1, 0.05)))
+            }),
+            Some(FewCalls),
+        ),
+        (
+            Some(PairedRatio {
+                fewest_in_a_round: 2,
+                ..figure(1.0, Some((0.98, 1.02, 0.02)))
+            }),
+            Some(figure(1.6, Some((1.59, 1.61, 0.02)))),
+            Some(FewCalls),
+        ),
         (None, Some(figure(1.0, None)), Some(New)),
         (steady, None, Some(Missing)),
         (None, None, None),
@@ -105,11 +138,15 @@ fn the_paired_ratio_is_the_median_of_call_over_call_with_its_rounds() {
     let bench = bench_of([10, 15]);
     let read = bench.tools[1].cells[1].as_ref().unwrap().paired.unwrap();
     // Per call: 1.0 in round 0, 1.5 in round 1; nearest-rank medians.
-    assert_eq!((read.ratio, read.pairs), (1.0, 2));
+    let calls = MIN_PAIRS_PER_ROUND;
+    assert_eq!(
+        (read.ratio, read.pairs, read.fewest_in_a_round),
+        (1.0, 2 * calls, calls)
+    );
     let rounds = read.rounds.unwrap();
     assert_eq!((rounds.min, rounds.max, rounds.spread), (1.0, 1.5, 0.5));
     let all = bench.tools[2].cells[1].as_ref().unwrap().paired.unwrap();
-    assert_eq!(all.pairs, 4);
+    assert_eq!((all.pairs, all.fewest_in_a_round), (4 * calls, 2 * calls));
     let control = bench.tools[1].cells[0].as_ref().unwrap().paired.unwrap();
     assert_eq!((control.ratio, control.rounds.unwrap().spread), (1.0, 0.0));
 }
@@ -170,7 +207,10 @@ fn a_baseline_is_saved_and_read_back_unchanged() {
     let tools: Vec<&str> = peer.tools.iter().map(|f| f.tool.as_str()).collect();
     assert_eq!(tools, ["edit", "read_file", ALL_TOOLS]);
     assert_eq!(peer.tools[1].ratio.map(|p| p.ratio), Some(2.0));
-    assert_eq!((peer.tools[1].calls, peer.tools[1].p50_ms), (2, 20.0));
+    assert_eq!(
+        (peer.tools[1].calls, peer.tools[1].p50_ms),
+        (2 * MIN_PAIRS_PER_ROUND, 20.0)
+    );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.json");
     baseline.save(&path).unwrap();
@@ -277,6 +317,43 @@ fn a_peer_grown_slower_relative_to_the_control_regresses() {
     let noisy = compare(&bench_of([10, 16]), &baseline, "b.json", 0.25).unwrap();
     assert!(!noisy.failed());
     assert_eq!(noisy.count(Verdict::Unstable), 3);
+}
+
+#[test]
+fn a_figure_of_few_calls_is_reported_but_not_judged() {
+    let few = MIN_PAIRS_PER_ROUND - 1;
+    let baseline = Baseline::of(&bench_with_calls([10, 10], few));
+    let slower = compare(&bench_with_calls([30, 30], few), &baseline, "b.json", 0.25).unwrap();
+    let verdicts: Vec<(&str, Verdict)> = slower
+        .rows
+        .iter()
+        .map(|r| (r.tool.as_str(), r.verdict))
+        .collect();
+    // Each tool alone has 9 calls a round: not judged. `all tools` pairs
+    // both tools' 18: enough to gate, and it regressed.
+    assert_eq!(
+        verdicts,
+        [
+            ("edit", Verdict::FewCalls),
+            ("read_file", Verdict::FewCalls),
+            (ALL_TOOLS, Verdict::Regression)
+        ]
+    );
+    assert!(slower.failed());
+    let text = render_compare::text(&slower, "ref");
+    assert!(
+        text.ends_with("\n1 regression, 2 few calls, 0 pass\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fewer than 10 calls in a round is not judged"),
+        "{text}"
+    );
+    assert_eq!(
+        baseline.few_calls(),
+        ["peer edit (9 a round)", "peer read_file (9 a round)"]
+    );
+    assert!(Baseline::of(&bench_of([10, 10])).few_calls().is_empty());
 }
 
 #[test]

@@ -38,7 +38,7 @@ use toolpass_scenario::Scenario;
 use crate::run::{Interrupt, RunConfig, ScenarioResult};
 use crate::{StartError, Supervisor};
 
-pub use paired::{PairedRatio, RatioRange};
+pub use paired::{MIN_PAIRS_PER_ROUND, PairedRatio, RatioRange};
 pub use stats::{Stats, percentile};
 
 use paired::paired_ratio;

@@ -9,6 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{Sample, percentile};
 
+/// The fewest calls a round must pair with the control's for the figure
+/// to gate. Below it one slow call moves the round's median: on this
+/// machine a tool called twice a round (`list_directory` over the safety
+/// profile) gave 6 false regressions in 10 comparisons of the reference
+/// with itself, while tools called 60 times a round gave none.
+pub const MIN_PAIRS_PER_ROUND: usize = 10;
+
 /// A figure's paired ratio and how far it moved from round to round.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedRatio {
@@ -16,6 +23,9 @@ pub struct PairedRatio {
     pub ratio: f64,
     /// The per-call ratios it is the median of.
     pub pairs: usize,
+    /// The fewest of those in one round: a figure needs
+    /// [`MIN_PAIRS_PER_ROUND`] in every round to gate.
+    pub fewest_in_a_round: usize,
     /// The lowest and highest of the rounds' own medians; `None` with one
     /// round.
     pub rounds: Option<RatioRange>,
@@ -58,6 +68,7 @@ pub(super) fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<Paired
     if all.is_empty() {
         return None;
     }
+    let fewest_in_a_round = by_round.values().map(Vec::len).min().unwrap_or(0);
     let mut medians: Vec<f64> = by_round.into_values().map(|mut r| median(&mut r)).collect();
     let rounds = (medians.len() >= 2).then(|| {
         let middle = median(&mut medians);
@@ -74,6 +85,7 @@ pub(super) fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<Paired
     });
     Some(PairedRatio {
         pairs: all.len(),
+        fewest_in_a_round,
         ratio: median(&mut all),
         rounds,
     })

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::MIN_PAIRS_PER_ROUND;
 use super::compare::{Comparison, Row, Verdict};
 use super::render::short_times;
 use crate::report::markdown;
@@ -74,7 +75,7 @@ fn intro(comparison: &Comparison, control: &str) -> String {
     format!(
         "against the baseline {}: each figure is the median of each call's time over \
          {control}'s for the same step in the same round, both passed; a ratio grown by more than {} regresses, \
-         one whose rounds spread more than that is unstable",
+         one whose rounds spread more than that is unstable, one with fewer than {MIN_PAIRS_PER_ROUND} calls in a round is not judged (few calls)",
         printable_line(&comparison.baseline),
         percent(comparison.max_regression, false)
     )
@@ -102,6 +103,7 @@ fn tally(comparison: &Comparison) -> String {
     )];
     for verdict in [
         Verdict::Unstable,
+        Verdict::FewCalls,
         Verdict::Pass,
         Verdict::New,
         Verdict::Missing,

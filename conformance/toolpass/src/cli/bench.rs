@@ -11,7 +11,7 @@ use clap::Args;
 use serde::Serialize;
 use toolpass::bench::baseline::Baseline;
 use toolpass::bench::compare::{self, Comparison};
-use toolpass::bench::{self, Bench, BenchConfig, render, render_compare};
+use toolpass::bench::{self, Bench, BenchConfig, MIN_PAIRS_PER_ROUND, render, render_compare};
 use toolpass::run::Interrupt;
 use toolpass::{Options, Supervisor};
 
@@ -174,19 +174,30 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A note naming the baseline's figures whose rounds spread past the
-/// default limit: every comparison with it will call them unstable.
-fn noisy_figures(bench: &Bench) -> String {
-    let noisy = Baseline::of(bench).noisy(MAX_REGRESSION);
-    if noisy.is_empty() {
-        return String::new();
+/// Notes naming the baseline's figures that comparisons will not gate:
+/// those whose rounds spread past the default limit (unstable) and those
+/// of too few calls a round.
+fn ungated_figures(bench: &Bench) -> String {
+    let baseline = Baseline::of(bench);
+    let mut notes = String::new();
+    let noisy = baseline.noisy(MAX_REGRESSION);
+    if !noisy.is_empty() {
+        notes.push_str(&format!(
+            "note: the rounds of {} spread more than {:.0}%, so comparisons will find them unstable; \
+             save again on a quieter machine or with more --rounds to gate them\n",
+            noisy.join(", "),
+            MAX_REGRESSION * 100.0
+        ));
     }
-    format!(
-        "note: the rounds of {} spread more than {:.0}%, so comparisons will find them unstable; \
-         save again on a quieter machine or with more --rounds to gate them\n",
-        noisy.join(", "),
-        MAX_REGRESSION * 100.0
-    )
+    let few = baseline.few_calls();
+    if !few.is_empty() {
+        notes.push_str(&format!(
+            "note: {} have fewer than {MIN_PAIRS_PER_ROUND} calls in a round, so comparisons \
+             report them without judging them; scenarios that call them more would gate them\n",
+            few.join(", ")
+        ));
+    }
+    notes
 }
 
 /// The JSON: the bench, and the comparison when there is one.
@@ -217,7 +228,7 @@ fn write_outputs(
     }
     if let Some(path) = &args.save_baseline {
         text.push_str(&format!("\nsaved the baseline {}\n", path.display()));
-        text.push_str(&noisy_figures(bench));
+        text.push_str(&ungated_figures(bench));
     }
     let mut json = serde_json::to_string_pretty(&Json { bench, comparison })
         .context("failed to write JSON")?;
