@@ -35,15 +35,15 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
         ],
     ));
     assert_eq!(code, Some(0), "{out}{err}");
-    // Not a terminal: a line per implementation and round, as it ends.
+    // Not a terminal: a line per round, as it ends.
     let rounds: Vec<&str> = err
         .lines()
         .filter(|l| l.starts_with("toolpass bench: round "))
         .collect();
-    assert_eq!(rounds.len(), 6, "{err}");
+    assert_eq!(rounds.len(), 3, "{err}");
     assert!(
         rounds[0].starts_with(
-            "toolpass bench: round 1/3 (warm-up) · toolpass-reference: 2 scenarios in "
+            "toolpass bench: round 1/3 (warm-up): 2 scenarios × 2 implementations in "
         ),
         "{err}"
     );

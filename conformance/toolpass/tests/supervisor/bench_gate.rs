@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use toolpass::{Profile, REFERENCE_SERVER_ENV, reference_server};
+use toolpass::bench::{BenchConfig, BenchEvent};
+use toolpass::{Options, Profile, REFERENCE_SERVER_ENV, Supervisor, reference_server};
+use toolpass_scenario::{Scenario, parse_str};
 
 use crate::misbehave::BEHAVIOUR_ENV;
 
@@ -81,4 +83,41 @@ pub(crate) async fn a_slowed_implementation_fails_the_bench_gate() {
     );
     // The text moved to stderr, with the same verdict.
     assert!(err.contains("REGRESSION"), "{err}");
+}
+
+/// Two servers benched together take turns scenario by scenario, the
+/// order rotating, so the calls a ratio pairs are never a whole round
+/// apart.
+pub(crate) async fn bench_interleaves_implementations_scenario_by_scenario() {
+    let server = tokio::task::spawn_blocking(|| reference_server(Profile::Dev))
+        .await
+        .unwrap()
+        .expect("cargo builds the reference server");
+    let supervisors = [
+        Supervisor::new(server.clone(), Options::default()),
+        Supervisor::new(server, Options::default()),
+    ];
+    let scenarios: Vec<Scenario> = (0..3)
+        .map(|n| parse_str(SUITE, &format!("s{n}")).unwrap())
+        .collect();
+    let config = BenchConfig {
+        rounds: 2,
+        warmup: 0,
+        startups: 1,
+        ..BenchConfig::default()
+    };
+    let order = std::sync::Mutex::new(Vec::new());
+    let bench = toolpass::bench::bench(&supervisors, &scenarios, &config, |event| {
+        if let BenchEvent::Scenario { implementation } = event {
+            order.lock().unwrap().push(implementation);
+        }
+    })
+    .await
+    .unwrap();
+    // Round r, scenario k: the first to run is (r + k) mod 2.
+    assert_eq!(
+        order.into_inner().unwrap(),
+        [0, 1, 1, 0, 0, 1, /* round 2 */ 1, 0, 0, 1, 1, 0]
+    );
+    assert_eq!(bench.tools.len(), 3, "edit, read_file, all tools");
 }

@@ -103,6 +103,7 @@ fn trials() -> Vec<Trial> {
         lifetime::sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox,
         lifetime::a_descendant_that_left_the_process_group_does_not_outlive_the_run,
         bench_gate::a_slowed_implementation_fails_the_bench_gate,
+        bench_gate::bench_interleaves_implementations_scenario_by_scenario,
     ]
 }
 
