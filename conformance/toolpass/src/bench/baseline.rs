@@ -186,8 +186,10 @@ impl Baseline {
     pub fn noisy(&self, limit: f64) -> Vec<String> {
         let figures = self.implementations.iter().skip(1).flat_map(|figures| {
             figures.tools.iter().filter_map(move |figure| {
-                let spread = figure.ratio?.rounds?.spread;
-                (spread > limit)
+                let ratio = figure.ratio?;
+                let spread = ratio.rounds?.spread;
+                // A figure of few calls is never judged: `few_calls` names it.
+                (spread > limit && ratio.fewest_in_a_round >= MIN_PAIRS_PER_ROUND)
                     .then(|| format!("{} {} ({:.0}%)", figures.name, figure.tool, spread * 100.0))
             })
         });
