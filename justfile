@@ -66,3 +66,8 @@ peers:
 # (after `just peers` or `just adapter-setup NAME`).
 bench-peers *ARGS:
     cargo run --release -p toolpass -- bench --impl reference --impl qwen-code --impl gemini-cli {{ARGS}}
+
+# How far `toolpass bench --baseline` holds on this machine: false regressions
+# of the reference against itself, catches of a 30%-delayed relay (README).
+bench-gate-robustness RUNS="10" *ARGS:
+    scripts/bench-gate-robustness {{RUNS}} {{ARGS}}

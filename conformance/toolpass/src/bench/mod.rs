@@ -2,9 +2,11 @@
 //! one or several implementations in one run.
 //!
 //! Every round runs the selected scenarios once against each
-//! implementation, one worker each, in an order that rotates from round to
-//! round (so no implementation always runs first, on a cold cache, or
-//! last); the warm-up rounds are discarded. A call's time is its
+//! implementation, interleaved: scenario by scenario, each implementation
+//! in turn on its own long-lived connection, in an order that rotates from
+//! scenario to scenario and round to round (so no implementation always
+//! runs first, on a cold cache, or last, and a load that comes and goes
+//! weighs on both calls of a pair); the warm-up rounds are discarded. A call's time is its
 //! `tools/call` round trip, request written to answer read, judging
 //! excluded. Start-up is spawn to `initialize` answered, measured the same
 //! interleaved way.
@@ -17,9 +19,15 @@
 //! tool whose round medians spread more than [`BenchConfig::spread_limit`]
 //! is flagged: the figures of a noisy machine are not to be trusted.
 
+pub mod baseline;
+pub mod compare;
+mod paired;
 pub mod render;
+pub mod render_compare;
 mod stats;
 
+#[cfg(test)]
+mod compare_tests;
 #[cfg(test)]
 mod tests;
 
@@ -29,10 +37,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use toolpass_scenario::Scenario;
 
-use crate::run::{Interrupt, RunConfig, ScenarioResult};
+use crate::run::{Interrupt, RunConfig, ScenarioResult, Worker};
 use crate::{StartError, Supervisor};
 
+pub use paired::{MIN_PAIRS_PER_ROUND, PairedRatio, RatioRange};
 pub use stats::{Stats, percentile};
+
+use paired::paired_ratio;
 
 /// How to bench.
 #[derive(Debug, Clone)]
@@ -112,6 +123,13 @@ pub struct ToolCell {
     /// p50 over the first implementation's p50, on the calls both made;
     /// `None` when they made none in common.
     pub ratio: Option<f64>,
+    /// The gate's ratio: the median over this tool's calls of each call's
+    /// time over the first implementation's time for the same scenario
+    /// step in the same round, both passed. Pairing call with call keeps
+    /// a mix of fast and slow tools (the `all tools` row) from moving the
+    /// figure when the median slips from one kind of call to the other.
+    /// `None` when they passed no step in common.
+    pub paired: Option<PairedRatio>,
 }
 
 /// The name of the row over every call.
@@ -130,7 +148,7 @@ pub(crate) struct Sample {
 
 /// How far a bench has got, for a progress display.
 #[derive(Debug, Clone, Copy)]
-pub enum BenchEvent<'a> {
+pub enum BenchEvent {
     /// A start-up was timed: `done` of `total`.
     Startup {
         /// Start-ups timed so far, warm-up ones included.
@@ -138,7 +156,7 @@ pub enum BenchEvent<'a> {
         /// Start-ups to time in all.
         total: usize,
     },
-    /// One implementation's round begins.
+    /// A round begins.
     Round {
         /// The round, from 1, warm-up rounds first.
         round: u32,
@@ -146,19 +164,20 @@ pub enum BenchEvent<'a> {
         rounds: u32,
         /// Whether its times are discarded.
         warmup: bool,
-        /// The implementation's name (`serverInfo.name`).
-        implementation: &'a str,
     },
-    /// A scenario of the round finished.
-    Scenario,
+    /// One implementation ran one scenario of the round.
+    Scenario {
+        /// Which: its index among the supervisors benched.
+        implementation: usize,
+    },
     /// The round ended.
     RoundDone {
-        /// The implementation's name.
-        implementation: &'a str,
-        /// Its wall time.
+        /// Its wall time, every implementation's scenarios together.
         elapsed: Duration,
-        /// Scenarios run.
+        /// Scenarios each implementation ran.
         scenarios: usize,
+        /// How many implementations ran them.
+        implementations: usize,
     },
 }
 
@@ -168,7 +187,7 @@ pub async fn bench(
     supervisors: &[Supervisor],
     scenarios: &[Scenario],
     config: &BenchConfig,
-    on_event: impl Fn(BenchEvent<'_>) + Sync,
+    on_event: impl Fn(BenchEvent) + Sync,
 ) -> Result<Bench, StartError> {
     let scratch = tempfile::tempdir().map_err(|e| {
         StartError::new(
@@ -213,32 +232,41 @@ pub async fn bench(
         interrupt: config.interrupt.clone(),
     };
     let mut samples = vec![Vec::new(); supervisors.len()];
+    let mut workers: Vec<Worker<'_>> = supervisors.iter().map(|s| Worker::new(s, &run)).collect();
     let rounds = config.warmup + config.rounds.max(1);
     for round in 0..rounds {
-        for i in rotation(supervisors.len(), round) {
-            let name = infos[i].as_ref().map_or("", |info| info.name.as_str());
-            on_event(BenchEvent::Round {
-                round: round + 1,
-                rounds,
-                warmup: round < config.warmup,
-                implementation: name,
-            });
-            let started = Instant::now();
-            let results = crate::run::run(&supervisors[i], scenarios, &run, |event| {
-                if matches!(event, crate::run::Event::Finished(_)) {
-                    on_event(BenchEvent::Scenario);
+        on_event(BenchEvent::Round {
+            round: round + 1,
+            rounds,
+            warmup: round < config.warmup,
+        });
+        let started = Instant::now();
+        let mut results = vec![Vec::new(); supervisors.len()];
+        // Scenario by scenario, each implementation in turn, the order
+        // rotating: the calls a ratio pairs run seconds apart at most, so
+        // a load that comes and goes weighs on both.
+        for (k, scenario) in scenarios.iter().enumerate() {
+            for i in rotation(supervisors.len(), round + k as u32) {
+                if config.interrupt.is_set() {
+                    break;
                 }
-            })
-            .await;
-            on_event(BenchEvent::RoundDone {
-                implementation: name,
-                elapsed: started.elapsed(),
-                scenarios: results.len(),
-            });
-            if round >= config.warmup {
-                samples[i].extend(samples_of(&results, round - config.warmup));
+                results[i].push(workers[i].run(scenario, 1).await);
+                on_event(BenchEvent::Scenario { implementation: i });
             }
         }
+        on_event(BenchEvent::RoundDone {
+            elapsed: started.elapsed(),
+            scenarios: results[0].len(),
+            implementations: supervisors.len(),
+        });
+        if round >= config.warmup {
+            for (i, results) in results.iter().enumerate() {
+                samples[i].extend(samples_of(results, round - config.warmup));
+            }
+        }
+    }
+    for worker in &mut workers {
+        worker.shutdown().await;
     }
     let startup: Vec<Stats> = startups.iter().map(|times| Stats::of(times)).collect();
     let implementations = infos
@@ -325,6 +353,7 @@ pub(crate) fn tabulate(
                 Some(ToolCell {
                     stats: Stats::of(&times),
                     ratio: common_ratio(&mine, &first),
+                    paired: paired_ratio(&mine, &first),
                 })
             })
             .collect();

@@ -8,7 +8,7 @@ fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
-fn sample(scenario: &str, step: usize, tool: &str, round: u32, millis: u64) -> Sample {
+pub(super) fn sample(scenario: &str, step: usize, tool: &str, round: u32, millis: u64) -> Sample {
     Sample {
         key: (scenario.into(), step),
         tool: tool.into(),
@@ -18,7 +18,7 @@ fn sample(scenario: &str, step: usize, tool: &str, round: u32, millis: u64) -> S
     }
 }
 
-fn timed(name: &str) -> Timed {
+pub(super) fn timed(name: &str) -> Timed {
     Timed {
         name: name.into(),
         version: "1".into(),
@@ -140,7 +140,7 @@ fn the_text_names_each_implementation_and_the_ratio_basis() {
 }
 
 /// The rows of a reference's and a peer's samples.
-fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
+pub(super) fn ref_and_peer(first: Vec<Sample>, peer: Vec<Sample>) -> (Vec<ToolRow>, Vec<String>) {
     tabulate(
         &[first, peer],
         &[timed("ref"), timed("peer")],

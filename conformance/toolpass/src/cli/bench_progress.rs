@@ -1,7 +1,7 @@
 //! `bench`'s progress on stderr, since a bench can run for minutes with
 //! nothing else to show: on a terminal a bar over every scenario run
-//! (start-ups first), naming the round and the implementation; elsewhere
-//! (CI logs) one line per implementation and round when it ends.
+//! (start-ups first), naming the round; elsewhere (CI logs) one line per
+//! round when it ends.
 
 use std::io::IsTerminal as _;
 use std::sync::Mutex;
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use toolpass::bench::BenchEvent;
-use toolpass::report::text::{counted, printable_line};
+use toolpass::report::text::counted;
 
 pub(super) struct BenchProgress {
     bar: Option<ProgressBar>,
@@ -37,7 +37,7 @@ impl BenchProgress {
         }
     }
 
-    pub(super) fn show(&self, event: BenchEvent<'_>) {
+    pub(super) fn show(&self, event: BenchEvent) {
         match event {
             BenchEvent::Startup { done, total } => {
                 if let Some(bar) = &self.bar {
@@ -48,9 +48,8 @@ impl BenchProgress {
                 round,
                 rounds,
                 warmup,
-                implementation,
             } => {
-                let label = round_label(round, rounds, warmup, implementation);
+                let label = round_label(round, rounds, warmup);
                 if let Some(bar) = &self.bar {
                     bar.set_message(label.clone());
                 }
@@ -58,19 +57,24 @@ impl BenchProgress {
                     *current = label;
                 }
             }
-            BenchEvent::Scenario => {
+            BenchEvent::Scenario { .. } => {
                 if let Some(bar) = &self.bar {
                     bar.inc(1);
                 }
             }
             BenchEvent::RoundDone {
-                elapsed, scenarios, ..
+                elapsed,
+                scenarios,
+                implementations,
             } => {
                 if self.bar.is_none() {
                     let label = self.round.lock().map(|l| l.clone()).unwrap_or_default();
                     #[allow(clippy::print_stderr)] // Progress goes to stderr, the tables to stdout.
                     {
-                        eprintln!("{}", round_done(&label, scenarios, elapsed));
+                        eprintln!(
+                            "{}",
+                            round_done(&label, scenarios, implementations, elapsed)
+                        );
                     }
                 }
             }
@@ -85,20 +89,20 @@ impl BenchProgress {
     }
 }
 
-/// `round 2/6 (warm-up) · qwen-code`; the name is the implementation's own.
-fn round_label(round: u32, rounds: u32, warmup: bool, implementation: &str) -> String {
+/// `round 2/6 (warm-up)`.
+fn round_label(round: u32, rounds: u32, warmup: bool) -> String {
     format!(
-        "round {round}/{rounds}{} · {}",
-        if warmup { " (warm-up)" } else { "" },
-        printable_line(implementation)
+        "round {round}/{rounds}{}",
+        if warmup { " (warm-up)" } else { "" }
     )
 }
 
 /// The line a finished round leaves in a log.
-fn round_done(label: &str, scenarios: usize, elapsed: Duration) -> String {
+fn round_done(label: &str, scenarios: usize, implementations: usize, elapsed: Duration) -> String {
     format!(
-        "toolpass bench: {label}: {} in {:.1} s",
+        "toolpass bench: {label}: {} × {} in {:.1} s",
         counted(scenarios, "scenario", "scenarios"),
+        counted(implementations, "implementation", "implementations"),
         elapsed.as_secs_f64()
     )
 }
@@ -108,16 +112,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_finished_round_is_one_line_naming_round_and_implementation() {
-        let label = round_label(1, 3, true, "qwen\x1b[2J");
-        assert_eq!(label, "round 1/3 (warm-up) · qwen\\u{001b}[2J");
+    fn a_finished_round_is_one_line_naming_round_and_what_ran() {
+        assert_eq!(round_label(1, 3, true), "round 1/3 (warm-up)");
         assert_eq!(
             round_done(
-                &round_label(3, 3, false, "ref"),
+                &round_label(3, 3, false),
                 1,
+                2,
                 Duration::from_millis(2_340)
             ),
-            "toolpass bench: round 3/3 · ref: 1 scenario in 2.3 s"
+            "toolpass bench: round 3/3: 1 scenario × 2 implementations in 2.3 s"
         );
     }
 }

@@ -94,11 +94,7 @@ pub async fn run(
     let queue = Mutex::new(queue);
     let results = Mutex::new(Vec::with_capacity(scenarios.len()));
     let workers = (0..config.jobs.max(1)).map(|_| async {
-        let mut worker = Worker {
-            supervisor,
-            config,
-            connection: None,
-        };
+        let mut worker = Worker::new(supervisor, config);
         while !config.interrupt.is_set() {
             let next = queue.lock().map(|mut q| q.pop_front()).ok().flatten();
             let Some((index, repetition)) = next else {
@@ -140,14 +136,26 @@ async fn futures_join_all<F: std::future::Future<Output = ()>>(futures: impl Ite
     .await;
 }
 
-struct Worker<'a> {
+/// Runs scenarios one after another on one implementation, keeping its
+/// connection between them when the scenarios allow.
+pub(crate) struct Worker<'a> {
     supervisor: &'a Supervisor,
     config: &'a RunConfig,
     connection: Option<Connection>,
 }
 
-impl Worker<'_> {
-    async fn run(&mut self, scenario: &Scenario, repetition: u32) -> ScenarioResult {
+impl<'a> Worker<'a> {
+    /// A worker with no connection yet.
+    pub(crate) fn new(supervisor: &'a Supervisor, config: &'a RunConfig) -> Worker<'a> {
+        Worker {
+            supervisor,
+            config,
+            connection: None,
+        }
+    }
+
+    /// Runs `scenario` (its `repetition`-th time), judged.
+    pub(crate) async fn run(&mut self, scenario: &Scenario, repetition: u32) -> ScenarioResult {
         let started = Instant::now();
         let mut result = ScenarioResult {
             id: scenario.id.clone(),
@@ -264,7 +272,8 @@ impl Worker<'_> {
             .ok_or_else(|| StartError::new(crate::StartErrorKind::Spawn, "no connection"))
     }
 
-    async fn shutdown(&mut self) {
+    /// Closes the connection, if one is open.
+    pub(crate) async fn shutdown(&mut self) {
         if let Some(connection) = self.connection.take() {
             connection.close().await;
         }

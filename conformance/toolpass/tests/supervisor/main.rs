@@ -14,10 +14,12 @@
 //! no process is left behind. Timeouts are generous except on the one call
 //! meant to hang, and nothing asserts on time taken.
 
+mod bench_gate;
 mod hostile;
 mod lifetime;
 mod misbehave;
 mod runs;
+mod slow_proxy;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -100,6 +102,8 @@ fn trials() -> Vec<Trial> {
         hostile::a_scenario_past_the_validator_cannot_lead_the_runner_outside,
         lifetime::sigterm_stops_a_run_and_leaves_no_implementation_or_sandbox,
         lifetime::a_descendant_that_left_the_process_group_does_not_outlive_the_run,
+        bench_gate::a_slowed_implementation_fails_the_bench_gate,
+        bench_gate::bench_interleaves_implementations_scenario_by_scenario,
     ]
 }
 

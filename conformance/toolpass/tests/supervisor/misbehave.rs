@@ -1,6 +1,8 @@
 //! The implementation the supervisor tests run: this test binary itself,
 //! acting as a toolpass server whose (mis)behaviour comes from
-//! [`BEHAVIOUR_ENV`], e.g. `crash:2` (exit on the second `tools/call`).
+//! [`BEHAVIOUR_ENV`], e.g. `crash:2` (exit on the second `tools/call`),
+//! or the reference server slowed down, `delay:30` (see
+//! [`crate::slow_proxy`]).
 //!
 //! Plain blocking std IO on purpose: it should look like any small server,
 //! not like the supervisor it tests. Every behaviour writes a line to stderr
@@ -69,6 +71,10 @@ enum Behaviour {
 
 /// Serves stdin/stdout as `spec` says; never returns.
 pub(crate) fn serve(spec: &str) -> ! {
+    // Not a behaviour of its own but a relay to the real server.
+    if let Some(percent) = spec.strip_prefix("delay:") {
+        crate::slow_proxy::serve(percent.parse().expect("P in delay:P is a whole percentage"));
+    }
     let behaviour = parse(spec);
     say(&format!("{spec} (pid {})", std::process::id()));
     if behaviour != Behaviour::Linger {
