@@ -78,9 +78,12 @@ test('yolo: a command runs at once and the model sees Qwen\'s labelled result', 
   assert.equal(failed.error.code, 'shell_execute_error');
   assert.match(failed.llmContent, new RegExp(`^Command: pwd; exit 3\nDirectory: ${s.root}/sub\nOutput: ${s.root}/sub\n`));
   assert.match(failed.llmContent, /\nExit Code: 3\n/);
+  const late = await s.call('run_shell_command', { command: 'echo out; exec sleep 30', timeout: 1000 }, 'c3');
+  assert.equal(late.error?.code, 'execution_timeout', late.llmContent);
+  assert.equal(late.llmContent, 'Command timed out after 1000ms before it could complete. Below is the output before it timed out:\nout');
 });
 
-test('default: an exec confirmation runs the command on proceed and not on cancel', slow, async (t) => {
+test('default: an exec confirmation runs on proceed, not on cancel; proceed_always is remembered', slow, async (t) => {
   const s = await session(t, 'default');
   const asked = await s.call('run_shell_command', { command: 'touch made' }, 'c1');
   assert.equal(asked.status, 'awaiting_confirmation');
@@ -95,6 +98,12 @@ test('default: an exec confirmation runs the command on proceed and not on cance
   assert.deepEqual(declined, { status: 'cancelled', llmContent: '[Operation Cancelled] Reason: User did not allow tool call' });
   assert.equal(fs.existsSync(path.join(s.root, 'declined')), false);
   await assert.rejects(s.confirm('c2', 'proceed_once'), /no call c2 awaits confirmation/);
+
+  // proceed_always adds Qwen's rule (`Bash(touch *)`) to the session's permissions.
+  assert.equal((await s.call('run_shell_command', { command: 'touch first' }, 'c3')).status, 'awaiting_confirmation');
+  assert.equal((await s.confirm('c3', 'proceed_always')).status, 'success');
+  assert.equal((await s.call('run_shell_command', { command: 'touch second' }, 'c4')).status, 'success');
+  assert.equal(fs.existsSync(path.join(s.root, 'second')), true);
 });
 
 test('default: sed -i on a file read before is an edit confirmation, then the edit', slow, async (t) => {
@@ -144,6 +153,20 @@ test('a background shell answers at once and its end arrives as a notice', slow,
   assert.match(text, /^<task-notification>\n<task-id>bg_[0-9a-f]{8}<\/task-id>\n<kind>shell<\/kind>\n<status>completed<\/status>\n/);
   assert.match(text, /\n<summary>Shell command "sleep 0\.2; echo done" completed\.<\/summary>\n<command>sleep 0\.2; echo done<\/command>\n/);
   assert.match(text, /\n<exit-code>0<\/exit-code>\n<output-tail truncated="false">done<\/output-tail>\n/);
+});
+
+test("Qwen's task_stop ends a background shell's process group and the notice says cancelled", slow, async (t) => {
+  const s = await session(t, 'yolo');
+  const started = (await s.call('run_shell_command', { command: 'sleep 60', is_background: true }, 'bg1')).llmContent;
+  const pid = backgroundPid(started);
+  const shellId = started.match(/^id: (bg_[0-9a-f]{8})$/m)[1];
+  const stopped = await s.call('task_stop', { task_id: shellId }, 'stop1');
+  assert.equal(stopped.status, 'success', stopped.llmContent);
+  assert.match(stopped.llmContent, new RegExp(`^Cancellation requested for background shell "${shellId}"\\.`));
+  const notice = await s.peer.notification((m) => m.method === 'toolpass/notice');
+  assert.equal(notice.params.callId, 'bg1');
+  assert.match(notice.params.text, /\n<status>cancelled<\/status>\n<summary>Shell command "sleep 60" was cancelled\.<\/summary>\n/);
+  assert.equal(await groupGone(pid), true, `process group ${pid} outlived task_stop`);
 });
 
 test('closing a session kills its background shells and drops its parked call', slow, async (t) => {
