@@ -31,6 +31,14 @@ export function serve(handle, input = process.stdin, output = process.stdout) {
   return new Promise((resolve) => lines.on('close', () => queue.then(resolve)));
 }
 
+/**
+ * A JSON-RPC notification (no id) as one protocol line, for what an adapter
+ * sends unasked (`toolpass/notice`) through the writer `serve` replies on.
+ */
+export function notificationLine(method, params) {
+  return JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
+}
+
 export class RpcError extends Error {
   constructor(code, message) {
     super(message);

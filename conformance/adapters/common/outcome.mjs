@@ -36,13 +36,15 @@ export function modelText(response) {
 
 /**
  * `_meta.toolpass` -> the whole Outcome: MCP `content` carries llmContent as
- * one text block (none when empty); `isError` follows the status.
+ * one text block (none when empty); `isError` is true unless the call
+ * succeeded or awaits confirmation (a cancelled call did not do what the
+ * model asked), as the protocol's Outcome says.
  */
 export function envelope(toolpass) {
   const text = toolpass.llmContent;
   return {
     content: text === '' ? [] : [{ type: 'text', text }],
-    isError: toolpass.status === 'error',
+    isError: toolpass.status !== 'success' && toolpass.status !== 'awaiting_confirmation',
     _meta: { toolpass },
   };
 }

@@ -105,7 +105,8 @@ export function callContext(params) {
 /**
  * Serves toolpass/1 until stdin closes, then exits.
  * `adapter`: {name, version, description?, features, openSession(params) -> {sessionId},
- * closeSession(params), listTools(params) -> {tools}, callTool(params) -> Outcome}.
+ * closeSession(params), listTools(params) -> {tools}, callTool(params) -> Outcome,
+ * and with the `confirm` feature confirm(params) -> Outcome}.
  */
 export async function runAdapter(adapter, output = claimStdout()) {
   const methods = {
@@ -127,6 +128,7 @@ export async function runAdapter(adapter, output = claimStdout()) {
     },
     'tools/list': (p) => adapter.listTools(p),
     'tools/call': (p) => adapter.callTool(p),
+    ...(adapter.confirm ? { 'toolpass/confirm': (p) => adapter.confirm(p) } : {}),
   };
   await serve(
     async (method, params) => {

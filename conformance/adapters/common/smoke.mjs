@@ -21,26 +21,37 @@ export function notInstalled(adapterDir) {
   return `${missing.join(', ')} not installed: run \`just adapter-setup ${path.basename(adapterDir)}\``;
 }
 
-/** A toolpass/1 client of the adapter's `run`, one request at a time. */
-function connect(adapterDir) {
+/**
+ * A toolpass/1 client of the adapter's `run`: `request(method, params)`
+ * resolves with the result (rejects with the error), `notification(test,
+ * ms)` with the first notification `test` accepts, arrived or to come;
+ * `close()` ends stdin and resolves with the exit code.
+ */
+export function connect(adapterDir) {
   const child = spawn(path.join(adapterDir, 'run'), [], { stdio: ['pipe', 'pipe', 'pipe'] });
   const stderr = [];
   child.stderr.on('data', (chunk) => stderr.push(chunk));
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = new Map();
+  const notifications = [];
+  const watchers = new Set();
   lines.on('line', (line) => {
     const message = JSON.parse(line);
+    if (message.id === undefined) {
+      notifications.push(message);
+      for (const watch of watchers) watch(message);
+      return;
+    }
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);
   });
+  const failAfter = (ms, what, reject) =>
+    setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms\n${Buffer.concat(stderr)}`)), ms);
   let next = 0;
   const request = (method, params) =>
     new Promise((resolve, reject) => {
       const id = ++next;
-      const timer = setTimeout(
-        () => reject(new Error(`${method}: no answer in 60 s\n${Buffer.concat(stderr)}`)),
-        60_000,
-      );
+      const timer = failAfter(60_000, method, reject);
       waiting.set(id, (message) => {
         clearTimeout(timer);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
@@ -48,12 +59,25 @@ function connect(adapterDir) {
       });
       child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     });
-  const close = () =>
-    new Promise((resolve) => {
-      child.on('close', resolve);
-      child.stdin.end();
+  const notification = (accept, ms = 10_000) =>
+    new Promise((resolve, reject) => {
+      const found = notifications.find(accept);
+      if (found) return resolve(found);
+      const timer = failAfter(ms, 'notification', reject);
+      const watch = (message) => {
+        if (!accept(message)) return;
+        clearTimeout(timer);
+        watchers.delete(watch);
+        resolve(message);
+      };
+      watchers.add(watch);
     });
-  return { request, close };
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code)));
+  const close = () => {
+    child.stdin.end();
+    return exited;
+  };
+  return { request, notification, close, exited };
 }
 
 /** The smoke scenario: initialize, open, list, (read,) edit, close. */

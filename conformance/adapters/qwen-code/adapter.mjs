@@ -1,16 +1,21 @@
 // toolpass/1 adapter for Qwen Code's published tool layer
 // (`@qwen-code/qwen-code`, pinned in package.json), driven in process: one
 // `Config` per session, every call through `executeToolCall`, the wrapper
-// around Qwen's real CoreToolScheduler. Nothing of Qwen's is modified.
+// around Qwen's real CoreToolScheduler, with the callbacks a host uses to
+// see a call park at a confirmation and answer it. Nothing of Qwen's is
+// modified.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
-import { indexExports, load } from './lib/chunks.mjs';
+import { notificationLine } from '../common/framing.mjs';
+import { callContext, claimStdout, RpcError, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
 import { pickConfig } from '../common/outcome.mjs';
-import { toDescriptor, toOutcome } from './lib/outcome.mjs';
+import { startCall } from './lib/calls.mjs';
+import { indexExports, load } from './lib/chunks.mjs';
+import { toConfirmation, toQwenAnswer } from './lib/confirmation.mjs';
+import { awaitingOutcome, toDescriptor, toOutcome } from './lib/outcome.mjs';
 import { pinnedRipgrep } from './lib/ripgrep.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,10 +39,12 @@ if (ripgrep instanceof Error) {
 const qwen = await load(indexExports(path.join(pkg, 'chunks')), ['Config', 'executeToolCall']);
 
 /**
- * What this adapter can do through Qwen: prior reads are Qwen's own, and
- * spilled output is Qwen's `persistedOutputFiles`.
+ * What this adapter can do through Qwen: prior reads are Qwen's own,
+ * spilled output is Qwen's `persistedOutputFiles`, confirmations are its
+ * scheduler's `awaiting_approval`, and a background shell's end is the
+ * notification its BackgroundShellRegistry sends the model.
  */
-const FEATURES = ['sessions', 'prior_read', 'spill_files'];
+const FEATURES = ['sessions', 'prior_read', 'spill_files', 'confirm', 'notices', 'background_shell'];
 
 /** Session config keys that are Qwen Config params of the same name. */
 const PASSED_THROUGH = [
@@ -54,11 +61,12 @@ async function openSession(params) {
   // The session config's keys are Qwen's own settings; the ones mapped are
   // passed to Config as they are.
   const passed = pickConfig(params.config, PASSED_THROUGH, 'Qwen');
-  const current = { config: undefined, calls: 0, resultFilePaths: undefined };
+  const current = { config: undefined, calls: 0, resultFilePaths: undefined, inFlight: new Map(), driving: undefined };
   const sessionId = await sessions.open(current, async (id) => {
     current.config = await newConfig(id, root, passed);
   });
   observeResultFilePaths(current.config.getToolRegistry(), current);
+  forwardShellNotices(sessionId, current);
   return { sessionId };
 }
 
@@ -70,7 +78,15 @@ async function newConfig(sessionId, root, passed) {
     debugMode: false,
     model: 'none',
     approvalMode: 'yolo',
+    // A host that answers confirmations, as Qwen's ACP agent is (`qwen
+    // --acp` sets this): the scheduler parks a call that needs approval
+    // rather than denying it. Unlike `interactive`, it leaves results
+    // uncompacted (the interactive UI trims FileDiff contents for its
+    // history) and the shell without the UI's timeout warning; it also
+    // registers the tools that need a user: ask_user_question,
+    // enter_plan_mode, exit_plan_mode.
     interactive: false,
+    experimentalZedIntegration: true,
     chatRecording: false,
     telemetry: { enabled: false },
     usageStatisticsEnabled: false,
@@ -123,16 +139,96 @@ function listTools({ sessionId }) {
   return { tools };
 }
 
+/**
+ * Sends the model's text of a finished background shell as a
+ * `toolpass/notice`, naming the call that started it. A shell registers
+ * while its call runs, and calls run one at a time, so the call being
+ * driven is the one that started it.
+ */
+function forwardShellNotices(sessionId, current) {
+  const registry = current.config.getBackgroundShellRegistry();
+  const startedBy = new Map();
+  registry.setRegisterCallback((entry) => {
+    if (current.driving) startedBy.set(entry.shellId, current.driving);
+  });
+  registry.setNotificationCallback((_displayText, modelText, meta) => {
+    const callId = startedBy.get(meta?.shellId);
+    const params = { sessionId, kind: 'background_shell', text: modelText, ...(callId ? { callId } : {}) };
+    output.write(notificationLine('toolpass/notice', params));
+  });
+}
+
 async function callTool(params) {
   const { name, arguments: args = {} } = params;
   const context = callContext(params);
   const current = sessions.get(context.sessionId);
   current.calls += 1;
   const request = toolRequest(context, current.calls, name, args);
-  current.resultFilePaths = undefined;
-  const response = await qwen.executeToolCall(current.config, request, new AbortController().signal);
-  return toOutcome(response, { resultFilePaths: current.resultFilePaths });
+  if (current.inFlight.has(request.callId)) {
+    throw new RpcError(-32602, `call ${request.callId} is still in flight in session ${context.sessionId}`);
+  }
+  const call = startCall(qwen.executeToolCall, current.config, request);
+  current.inFlight.set(request.callId, call);
+  return drive(current, call, () => call.next());
 }
+
+/** `toolpass/confirm`: answers a parked call and returns what it does next. */
+async function confirm(params) {
+  const current = sessions.get(params?.sessionId);
+  const call = current.inFlight.get(params.callId);
+  if (!call?.parked) {
+    throw new RpcError(-32602, `no call ${params.callId} awaits confirmation in session ${params.sessionId}`);
+  }
+  const [outcome, payload] = toQwenAnswer(params, call.parked);
+  return drive(current, call, () => call.answer(outcome, payload));
+}
+
+/** Runs `step` of `call` and answers with its Outcome: parked or final. */
+async function drive(current, call, step) {
+  current.driving = call.callId;
+  current.resultFilePaths = undefined;
+  let event;
+  try {
+    event = await step();
+  } finally {
+    current.driving = undefined;
+  }
+  if (event.kind === 'awaiting') {
+    const confirmation = toConfirmation(event.details);
+    if (!(confirmation instanceof Error)) return awaitingOutcome(confirmation);
+    call.cancel(confirmation);
+    current.inFlight.delete(call.callId);
+    throw new RpcError(-32603, confirmation.message);
+  }
+  current.inFlight.delete(call.callId);
+  if (event.kind === 'failed') throw event.error;
+  return toOutcome(event.response, { status: event.status, resultFilePaths: current.resultFilePaths });
+}
+
+/**
+ * Ends a session: its calls in flight are aborted (a parked one is
+ * cancelled), and Qwen's own shutdown stops its background shells
+ * (`BackgroundShellRegistry.abortAll`, which kills each process group and
+ * sends no notice).
+ */
+async function closeSession({ sessionId }) {
+  const current = sessions.get(sessionId);
+  sessions.close(sessionId);
+  cancelAll(current, 'session closed');
+  await current.config.shutdown();
+}
+
+function cancelAll(current, reason) {
+  for (const call of current.inFlight.values()) call.cancel(new Error(reason));
+}
+
+// The runner closes stdin to end the adapter: calls still running are
+// aborted so the last reply goes out and the process exits, and Qwen's exit
+// hook (ShellExecutionService.cleanup) kills what its shells left running.
+process.stdin.once('end', () => {
+  for (const current of sessions.byId.values()) cancelAll(current, 'adapter stopping');
+});
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.once(signal, () => process.exit(1));
 
 await runAdapter(
   {
@@ -141,9 +237,10 @@ await runAdapter(
     description: `grep_search: Qwen's RipGrepTool on its bundled ripgrep ${ripgrep.version}`,
     features: FEATURES,
     openSession,
-    closeSession: ({ sessionId }) => sessions.close(sessionId),
+    closeSession,
     listTools,
     callTool,
+    confirm,
   },
   output,
 );

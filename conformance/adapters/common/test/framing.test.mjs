@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import test from 'node:test';
 
-import { RpcError, serve } from '../framing.mjs';
+import { notificationLine, RpcError, serve } from '../framing.mjs';
 import { Sessions, sessionRoot, toolRequest } from '../server.mjs';
 
 async function exchange(lines, handle) {
@@ -72,4 +72,15 @@ test('a scheduler request takes the context call id, else a counter', () => {
     callId: 'c', name: 'read_file', args: { a: 1 }, isClientInitiated: false, prompt_id: 's-3',
   });
   assert.equal(toolRequest({ sessionId: 's' }, 4, 'x', {}).callId, 'call-4');
+});
+
+test('a notification is one line with a method and params and no id', () => {
+  const line = notificationLine('toolpass/notice', { sessionId: 's1', kind: 'k', text: 'a\nb' });
+  assert.equal(line.endsWith('\n'), true);
+  assert.equal(line.slice(0, -1).includes('\n'), false);
+  assert.deepEqual(JSON.parse(line), {
+    jsonrpc: '2.0',
+    method: 'toolpass/notice',
+    params: { sessionId: 's1', kind: 'k', text: 'a\nb' },
+  });
 });

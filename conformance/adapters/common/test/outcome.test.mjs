@@ -21,7 +21,8 @@ test('the envelope puts llmContent in one text block and isError follows the sta
     _meta: { toolpass: { status: 'error', llmContent: '' } },
   });
   assert.deepEqual(envelope({ status: 'cancelled', llmContent: 'x' }).content, [{ type: 'text', text: 'x' }]);
-  assert.equal(envelope({ status: 'cancelled', llmContent: 'x' }).isError, false);
+  assert.equal(envelope({ status: 'cancelled', llmContent: 'x' }).isError, true);
+  assert.equal(envelope({ status: 'awaiting_confirmation', llmContent: '' }).isError, false);
 });
 
 test('a string is text, a FileDiff a diff; other shapes are left to the adapter', () => {

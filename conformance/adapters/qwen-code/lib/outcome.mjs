@@ -4,11 +4,14 @@
 import { canonicalCode, commonDisplay, envelope, modelText } from '../../common/outcome.mjs';
 
 /**
- * `observed` carries what the adapter saw besides the response:
+ * `observed` carries what the adapter saw besides the response: `status`,
+ * the call's final state in Qwen's scheduler (a call the user declined is
+ * `cancelled`, its response an error text with no errorType), and
  * `resultFilePaths`, the files the tool's result names.
  */
 export function toOutcome(response, observed = {}) {
   const llmContent = modelText(response);
+  if (observed.status === 'cancelled') return envelope({ status: 'cancelled', llmContent });
   const failed = Boolean(response?.error) || Boolean(response?.errorType);
   const toolpass = { status: failed ? 'error' : 'success', llmContent };
   if (failed) {
@@ -28,6 +31,11 @@ export function toOutcome(response, observed = {}) {
   const spilled = response?.persistedOutputFiles?.[0];
   if (typeof spilled === 'string') toolpass.persistedOutputPath = spilled;
   return envelope(toolpass);
+}
+
+/** A call parked at a confirmation: the model has seen nothing yet. */
+export function awaitingOutcome(confirmation) {
+  return envelope({ status: 'awaiting_confirmation', llmContent: '', confirmation });
 }
 
 /**

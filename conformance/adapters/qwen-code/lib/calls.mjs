@@ -1,0 +1,90 @@
+// One tools/call through Qwen's scheduler, driven the way Qwen's own hosts
+// drive it (its interactive UI, its ACP agent): the call runs until it
+// finishes or parks at `awaiting_approval`; a parked call goes on when the
+// `onConfirm` of its confirmation details is called. Each call has its own
+// AbortController, so one call can be cancelled without touching another.
+// Qwen's `executeToolCall` is passed in, so this is tested without the bundle.
+
+/**
+ * A call in flight. `next()` resolves with the next thing that happened to
+ * it: `{kind: 'awaiting', details}` (parked), `{kind: 'done', response,
+ * status}` (Qwen's final `success` / `error` / `cancelled`) or
+ * `{kind: 'failed', error}` (the scheduler itself threw).
+ */
+export class InFlight {
+  constructor(callId) {
+    this.callId = callId;
+    this.controller = new AbortController();
+    /** The confirmation details the call is parked on, if it is. */
+    this.parked = undefined;
+    this.events = [];
+    this.wake = undefined;
+    // Every `onConfirm` already reported. Qwen re-sends a parked call's
+    // details on unrelated updates, and an inline modify passes through
+    // `awaiting_approval` once more with the same `onConfirm` before it runs:
+    // neither is a new question.
+    this.asked = new Set();
+  }
+
+  push(event) {
+    if (event.kind === 'awaiting') {
+      if (this.asked.has(event.details.onConfirm)) return;
+      this.asked.add(event.details.onConfirm);
+    }
+    const wake = this.wake;
+    this.wake = undefined;
+    if (wake) wake(event);
+    else this.events.push(event);
+  }
+
+  /** The next event; a park is remembered in `parked`. */
+  async next() {
+    const event = this.events.length > 0 ? this.events.shift() : await new Promise((resolve) => (this.wake = resolve));
+    if (event.kind === 'awaiting') this.parked = event.details;
+    return event;
+  }
+
+  /**
+   * Answers the park with Qwen's `onConfirm(outcome, payload)` and resolves
+   * with what happens next. `onConfirm` itself resolves only after the call
+   * has run, so it is not waited for here.
+   */
+  answer(outcome, payload) {
+    const details = this.parked;
+    this.parked = undefined;
+    Promise.resolve()
+      .then(() => details.onConfirm(outcome, payload))
+      .catch((error) => this.push({ kind: 'failed', error }));
+    return this.next();
+  }
+
+  /** Aborts the call, running or parked, through its signal. */
+  cancel(reason) {
+    this.controller.abort(reason);
+  }
+}
+
+/**
+ * Starts `request` through `execute(config, request, signal, options)`
+ * (Qwen's `executeToolCall`) and returns its InFlight.
+ */
+export function startCall(execute, config, request) {
+  const call = new InFlight(request.callId);
+  let status;
+  const options = {
+    onToolCallsUpdate: (calls) => {
+      const mine = calls.find((c) => c.request?.callId === request.callId);
+      if (mine?.status === 'awaiting_approval') call.push({ kind: 'awaiting', details: mine.confirmationDetails });
+    },
+    onAllToolCallsComplete: (completed) => {
+      status = completed.find((c) => c.request?.callId === request.callId)?.status;
+    },
+  };
+  Promise.resolve()
+    .then(() => execute(config, request, call.controller.signal, options))
+    .then(
+      (response) => call.push({ kind: 'done', response, status }),
+      (error) => call.push({ kind: 'failed', error }),
+    );
+  return call;
+}

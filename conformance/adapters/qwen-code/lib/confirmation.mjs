@@ -1,0 +1,86 @@
+// Qwen Code's confirmations <-> toolpass/1's: what the scheduler parks a
+// call with (`ToolCallConfirmationDetails`) becomes an Outcome's
+// `confirmation`, and a `toolpass/confirm` becomes the
+// `onConfirm(outcome, payload)` Qwen's own hosts call. Pure, so it is
+// tested without the bundle.
+
+import { RpcError } from '../../common/framing.mjs';
+
+/**
+ * Qwen's confirmation details -> a toolpass Confirmation, or an Error naming
+ * a type toolpass/1 has no form for.
+ */
+export function toConfirmation(details) {
+  const { type, title } = details;
+  switch (type) {
+    case 'edit': {
+      const edit = { type, title, path: details.filePath, diff: details.fileDiff, new: details.newContent };
+      // A file the call would create has no content before.
+      if (typeof details.originalContent === 'string') edit.old = details.originalContent;
+      return edit;
+    }
+    case 'exec':
+      return { type, title, command: details.command, rootCommand: details.rootCommand };
+    case 'mcp':
+      return {
+        type,
+        title,
+        serverName: details.serverName,
+        toolName: details.toolName,
+        toolDisplayName: details.toolDisplayName,
+      };
+    case 'info':
+      return withUrls({ type, title, prompt: details.prompt ?? '' }, details.urls);
+    // exit_plan_mode's yes or no on a plan: toolpass/1 has no plan form, and
+    // `info` is its "anything else that needs a yes or no".
+    case 'plan':
+      return { type: 'info', title, prompt: details.plan ?? '' };
+    case 'ask_user_question':
+      return { type, title, questions: (details.questions ?? []).map(toQuestion) };
+    default:
+      return new Error(`Qwen asked for a confirmation of type ${JSON.stringify(type)}, which toolpass/1 has no form for`);
+  }
+}
+
+function withUrls(info, urls) {
+  if (Array.isArray(urls) && urls.length > 0) info.urls = urls;
+  return info;
+}
+
+function toQuestion({ question, header, options, multiSelect }) {
+  return {
+    question,
+    header: header ?? '',
+    options: (options ?? []).map(({ label, description }) => ({ label, description: description ?? '' })),
+    multiSelect: Boolean(multiSelect),
+  };
+}
+
+/**
+ * A `toolpass/confirm`'s answer -> Qwen's `[outcome, payload]` for the
+ * parked call's `onConfirm`. `modify` is Qwen's inline modify (what its IDE
+ * and ACP hosts send): `proceed_once` with the user's content as
+ * `payload.newContent`; a confirmation that hides modify (sed's) refuses it.
+ */
+export function toQwenAnswer(params, details) {
+  const { outcome, modifiedContent, answers } = params;
+  const payload = {};
+  if (answers && Object.keys(answers).length > 0) payload.answers = answers;
+  switch (outcome) {
+    case 'proceed_once':
+    case 'proceed_always':
+    case 'cancel':
+      return [outcome, Object.keys(payload).length > 0 ? payload : undefined];
+    case 'modify':
+      if (details.type !== 'edit' || details.hideModify) {
+        throw new RpcError(-32602, `this ${details.type} confirmation (${details.title}) offers no modify`);
+      }
+      // Qwen applies an inline modify only for non-empty content.
+      if (typeof modifiedContent !== 'string' || modifiedContent === '') {
+        throw new RpcError(-32602, 'modify needs a non-empty modifiedContent');
+      }
+      return ['proceed_once', { ...payload, newContent: modifiedContent }];
+    default:
+      throw new RpcError(-32602, `outcome must be proceed_once, proceed_always, cancel or modify, not ${JSON.stringify(outcome)}`);
+  }
+}
