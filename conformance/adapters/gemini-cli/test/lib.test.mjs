@@ -135,8 +135,8 @@ test("grep's matched files are resultFilePaths, once each; a saved output is per
   assert.equal(outcome._meta.toolpass.display, undefined);
 });
 
-test('a cancelled call stays cancelled', () => {
+test('a cancelled call stays cancelled, and is an error as toolpass/1 says', () => {
   const outcome = toOutcome({ status: 'cancelled', response: responded({ error: '[Operation Cancelled] x' }) });
   assert.equal(outcome._meta.toolpass.status, 'cancelled');
-  assert.equal(outcome.isError, false);
+  assert.equal(outcome.isError, true);
 });
