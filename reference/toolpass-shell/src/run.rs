@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use crate::cancel::Cancel;
 use crate::env::{Connection, environment};
-use crate::output::Collector;
 use crate::output::capture::OutputLimits;
+use crate::output::{Collector, Stream};
 use crate::spawn::{self, Event, Spawned, Status};
 use crate::throttle::{OUTPUT_UPDATE_INTERVAL, Throttle};
 use crate::tree::{Family, MARK_ENV};
@@ -135,6 +135,15 @@ pub enum RunError {
     PtyUnavailable(String),
     /// `bash` could not be started.
     Spawn(io::Error),
+    /// A background shell's output file could not be made.
+    OutputFile {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        source: io::Error,
+    },
+    /// The background registry was closed.
+    Closed,
 }
 
 impl fmt::Display for RunError {
@@ -151,6 +160,14 @@ impl fmt::Display for RunError {
             }
             Self::PtyUnavailable(why) => write!(f, "no pty: {why}"),
             Self::Spawn(e) => write!(f, "failed to start bash: {e}"),
+            Self::OutputFile { path, source } => {
+                write!(
+                    f,
+                    "failed to create the output file {}: {source}",
+                    path.display()
+                )
+            }
+            Self::Closed => write!(f, "the background shell registry is closed"),
         }
     }
 }
@@ -158,8 +175,10 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Directory { source, .. } | Self::Spawn(source) => Some(source),
-            Self::PtyUnavailable(_) => None,
+            Self::Directory { source, .. }
+            | Self::Spawn(source)
+            | Self::OutputFile { source, .. } => Some(source),
+            Self::PtyUnavailable(_) | Self::Closed => None,
         }
     }
 }
@@ -192,11 +211,12 @@ pub fn run(
     let driven = drive(&spawned, options, cancel, &mut collector, on_update);
     let left = family.end(options.kill_grace);
     let mut open_streams = driven.open_streams;
+    let mut sink = |stream, bytes: &[u8]| collector.push(stream, bytes);
     let status = match driven.exit {
         Some(status) => status,
-        None => wait_for_exit(&spawned, &mut collector, &mut open_streams),
+        None => wait_for_exit(&spawned, &mut sink, &mut open_streams),
     };
-    drain(&spawned, open_streams, &mut collector);
+    drain(&spawned, open_streams, &mut sink);
     let pid = spawned.pid;
     let connection = spawned.connection;
     spawned.reap();
@@ -350,6 +370,7 @@ fn drive(
         }
         if throttle.tick(now) {
             on_update(&collector.snapshot());
+            throttle.delivered(Instant::now());
         }
         let wait = [deadline, throttle.due()]
             .into_iter()
@@ -363,6 +384,7 @@ fn drive(
                 collector.push(stream, &bytes);
                 if throttle.output(Instant::now()) {
                     on_update(&collector.snapshot());
+                    throttle.delivered(Instant::now());
                 }
             }
             Ok(Event::Closed) => open_streams -= 1,
@@ -386,12 +408,16 @@ fn drive(
     }
 }
 
-/// After the kill: the exit, collecting output that arrives meanwhile.
-fn wait_for_exit(spawned: &Spawned, collector: &mut Collector, open_streams: &mut usize) -> Status {
+/// After the kill: the exit, passing on output that arrives meanwhile.
+pub(crate) fn wait_for_exit(
+    spawned: &Spawned,
+    sink: &mut dyn FnMut(Stream, &[u8]),
+    open_streams: &mut usize,
+) -> Status {
     loop {
         match spawned.events.recv() {
             Ok(Event::Exited(status)) => return status,
-            Ok(Event::Output(stream, bytes)) => collector.push(stream, &bytes),
+            Ok(Event::Output(stream, bytes)) => sink(stream, &bytes),
             Ok(Event::Closed) => *open_streams -= 1,
             Ok(Event::Cancelled) => {}
             Err(_) => {
@@ -405,12 +431,16 @@ fn wait_for_exit(spawned: &Spawned, collector: &mut Collector, open_streams: &mu
 }
 
 /// Output written before the end, up to [`DRAIN`] after it.
-fn drain(spawned: &Spawned, mut open_streams: usize, collector: &mut Collector) {
+pub(crate) fn drain(
+    spawned: &Spawned,
+    mut open_streams: usize,
+    sink: &mut dyn FnMut(Stream, &[u8]),
+) {
     let deadline = Instant::now() + DRAIN;
     while open_streams > 0 {
         let left = deadline.saturating_duration_since(Instant::now());
         match spawned.events.recv_timeout(left) {
-            Ok(Event::Output(stream, bytes)) => collector.push(stream, &bytes),
+            Ok(Event::Output(stream, bytes)) => sink(stream, &bytes),
             Ok(Event::Closed) => open_streams -= 1,
             Ok(Event::Exited(_) | Event::Cancelled) => {}
             Err(_) => return,

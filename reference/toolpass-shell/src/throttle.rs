@@ -59,6 +59,13 @@ impl Throttle {
         false
     }
 
+    /// The report just made was delivered at `at`: the next interval counts
+    /// from there, so a slow receiver cannot get two reports closer than the
+    /// interval.
+    pub fn delivered(&mut self, at: Instant) {
+        self.last = Some(at);
+    }
+
     fn report(&mut self, now: Instant) {
         self.last = Some(now);
         self.due = None;
