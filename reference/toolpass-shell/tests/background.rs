@@ -1,10 +1,13 @@
 //! Background shells through the registry: notices, the one-shot states,
 //! `task_stop`, retention, and nothing left running after close or drop.
 
+mod common;
+
 use std::path::Path;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, SystemTime};
 
+use common::{is_dead, read_pid};
 use toolpass_shell::Request;
 use toolpass_shell::background::{
     MAX_RETAINED_TERMINAL_SHELLS, Notification, Registry, Status, status_file,
@@ -28,18 +31,6 @@ fn registry_with_notices(dir: &Path) -> (Registry, Receiver<Notification>) {
     (registry, rx)
 }
 
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => {
-            let state = stat[stat.rfind(')').unwrap() + 1..]
-                .split_whitespace()
-                .next();
-            matches!(state, Some("Z" | "X"))
-        }
-    }
-}
-
 /// A FIFO the command writes a pid to: reading it waits for the command,
 /// with no sleep.
 fn fifo(dir: &Path) -> std::path::PathBuf {
@@ -50,14 +41,6 @@ fn fifo(dir: &Path) -> std::path::PathBuf {
         .unwrap();
     assert!(made.success());
     path
-}
-
-fn read_pid(path: &Path) -> u32 {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! Running real commands through the runner, on a pty and on pipes.
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::{is_dead, read_pid};
 use toolpass_shell::{
     Cancel, Connection, Ending, Options, Outcome, OutputLimits, Prefer, Request, RunError, run,
 };
@@ -27,28 +30,6 @@ fn run_in(dir: &Path, command: &str, prefer: Prefer) -> Outcome {
         &mut |_| {},
     )
     .unwrap()
-}
-
-/// Whether a process is gone: no entry, or a zombie waiting for a parent
-/// that is not this test.
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => {
-            let state = stat[stat.rfind(')').unwrap() + 1..]
-                .split_whitespace()
-                .next();
-            matches!(state, Some("Z" | "X"))
-        }
-    }
-}
-
-fn read_pid(path: &Path) -> u32 {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
 }
 
 #[test]
