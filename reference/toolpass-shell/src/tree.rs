@@ -107,7 +107,9 @@ impl Family {
     }
 
     /// Ends every member: SIGTERM, up to `grace` for them to go, SIGKILL to
-    /// the rest, then more rounds for anything started meanwhile. Returns
+    /// the rest, then more rounds for anything started meanwhile. Even when
+    /// the first look finds nothing there is a second: a process caught in
+    /// `execve` can show an empty environment for a moment. Returns
     /// the pids that were alive when it began. Blocking: at most `grace`
     /// plus a second per round, and only that long while something resists.
     pub fn end(&self, grace: Duration) -> Vec<i32> {

@@ -127,10 +127,14 @@ fn late_transitions_change_nothing_and_notify_once() {
 }
 
 #[test]
-fn task_stop_cancels_a_running_shell_and_refuses_the_rest() {
+fn task_stop_ends_a_wrapper_and_what_it_started_and_refuses_the_rest() {
     let dir = tempfile::tempdir().unwrap();
+    let fifo = fifo(dir.path());
     let (registry, notices) = registry_with_notices(dir.path());
-    let launch = registry.start(&request("sleep 1000", dir.path())).unwrap();
+    // An `npx`-style wrapper: its server runs in a session of its own.
+    let command = format!("setsid sleep 1000 & echo $! > {}; wait", fifo.display());
+    let launch = registry.start(&request(&command, dir.path())).unwrap();
+    let server = read_pid(&fifo);
     let reply = registry.stop(&launch.id);
     assert!(reply.error.is_none());
     assert!(reply.model_text.starts_with(&format!(
@@ -139,7 +143,8 @@ fn task_stop_cancels_a_running_shell_and_refuses_the_rest() {
     )));
     let notice = notices.recv_timeout(PATIENCE).unwrap();
     assert!(notice.text.contains("<status>cancelled</status>"));
-    assert!(is_dead(launch.pid.unwrap()));
+    assert!(is_dead(launch.pid.unwrap()), "the wrapper survived");
+    assert!(is_dead(server), "the server it started survived");
     let again = registry.stop(&launch.id);
     assert_eq!(
         again.model_text,

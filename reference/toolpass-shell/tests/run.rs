@@ -246,8 +246,11 @@ fn a_daemon_the_command_leaves_behind_is_reported_and_ended() {
     let pidfile = dir.path().join("daemon");
     for prefer in [Prefer::Pipes, Prefer::Pty] {
         // A new session, and the shell exits at once: only the mark finds it.
+        // SIGHUP is ignored: on a pty the shell's exit hangs up its group,
+        // which would end the daemon if that came before its `setsid`; this
+        // test is about the runner finding it.
         let command = format!(
-            "setsid sleep 1000 >/dev/null 2>&1 < /dev/null & echo $! > {}",
+            "trap '' HUP; setsid sleep 1000 >/dev/null 2>&1 < /dev/null & echo $! > {}",
             pidfile.display()
         );
         let out = run_in(dir.path(), &command, prefer);
