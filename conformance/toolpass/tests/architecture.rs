@@ -4,6 +4,8 @@
 //!   process, like any other implementation.
 //! - The tool layer (`toolpass-core`, `toolpass-tools`) never links the
 //!   protocol crate: only the server converts to wire types.
+//! - The process runner (`toolpass-shell`) links neither the tools nor the
+//!   protocol: the tool layer wires it in, not the other way round.
 //! - Nothing in `reference/` derives or implements `Serialize`.
 //! - The tools see the workspace, never the session that holds them.
 //! - No type of the workspace carries the `non_exhaustive` attribute.
@@ -23,6 +25,7 @@ const CRATES: &[&str] = &[
     "reference/toolpass-tools",
     "reference/toolpass-server",
     "reference/toolpass-race",
+    "reference/toolpass-shell",
     "conformance/toolpass-protocol",
     "conformance/toolpass-scenario",
     "conformance/toolpass",
@@ -41,6 +44,7 @@ const REFERENCE_CRATES: &[&str] = &[
     "toolpass-tools",
     "toolpass-server",
     "toolpass-race",
+    "toolpass-shell",
 ];
 
 fn manifest(dir: &str) -> String {
@@ -100,6 +104,21 @@ fn the_tool_layer_never_links_the_protocol() {
     assert!(
         names_dependency(&manifest("reference/toolpass-server"), "toolpass-protocol"),
         "this test no longer reads manifests the way they are written"
+    );
+}
+
+#[test]
+fn the_process_runner_links_neither_the_tools_nor_the_protocol() {
+    let text = manifest("reference/toolpass-shell");
+    for crate_ in ["toolpass-tools", "toolpass-protocol", "toolpass-server"] {
+        assert!(
+            !names_dependency(&text, crate_),
+            "toolpass-shell depends on {crate_}: the tool layer wires the runner in, not the reverse"
+        );
+    }
+    assert!(
+        names_dependency(&text, "portable-pty"),
+        "this test no longer reads the runner's manifest the way it is written"
     );
 }
 
