@@ -2,8 +2,8 @@
 //! and `.ci/run` runs it (`scripts/ci-action-check`). What is left is the
 //! wiring, checked here: every input the action declares reaches the
 //! script, every input the script reads is declared, every output is one
-//! the script writes, and the workflows that README and `examples/ci/`
-//! give to copy pass only inputs that exist.
+//! the script writes, and the workflows that README, IMPLEMENTING.md and
+//! `examples/ci/` give to copy pass only inputs that exist.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -140,18 +140,21 @@ fn the_workflows_to_copy_pass_only_declared_inputs() {
     let inputs = keys(&action()["inputs"]);
     let example = std::fs::read_to_string(root().join("examples/ci/toolpass.yml")).unwrap();
     let mut workflows = vec![("examples/ci/toolpass.yml".to_owned(), example)];
-    // README's workflows: its ```yaml blocks that are jobs.
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for (n, block) in readme.split("```yaml\n").skip(1).enumerate() {
-        let block = block.split("```").next().unwrap();
-        if block.contains("\njobs:") {
-            workflows.push((
-                format!("README.md's yaml block {}", n + 1),
-                block.to_owned(),
-            ));
+    // The guides' workflows: their ```yaml blocks that are jobs.
+    for guide in ["README.md", "IMPLEMENTING.md"] {
+        let text = std::fs::read_to_string(root().join(guide)).unwrap();
+        for (n, block) in text.split("```yaml\n").skip(1).enumerate() {
+            let block = block.split("```").next().unwrap();
+            if block.contains("\njobs:") {
+                workflows.push((format!("{guide}'s yaml block {}", n + 1), block.to_owned()));
+            }
         }
     }
-    assert!(workflows.len() >= 2, "README shows no workflow");
+    assert_eq!(
+        workflows.len(),
+        3,
+        "the example, README's and IMPLEMENTING.md's"
+    );
     for (name, text) in &workflows {
         let workflow = yaml(text, name);
         let uses = uses_of_the_action(&workflow);

@@ -86,18 +86,13 @@ fn problems_in_memory_name_the_file_by_its_given_path() {
         ("edit/typo.yml", GOOD),
     ]);
     let errors = from_memory("scenarios", &memory).unwrap_err().to_string();
-    let lines: Vec<&str> = errors.lines().collect();
-    assert_eq!(lines.len(), 3, "{errors}");
-    assert!(
-        lines[0].starts_with("scenarios/edit/bad.yaml:4:5: unknown key `arg`"),
-        "{errors}"
-    );
-    assert!(
-        lines[1].starts_with("scenarios/edit/stale.old.snap: no scenario uses this snapshot"),
-        "{errors}"
-    );
-    assert!(
-        lines[2].starts_with("scenarios/edit/typo.yml: scenario files end in .yaml"),
-        "{errors}"
-    );
+    let expected = [
+        "scenarios/edit/bad.yaml:4:5: unknown key `arg`",
+        "scenarios/edit/stale.old.snap: no scenario uses this snapshot",
+        "scenarios/edit/typo.yml: scenario files end in .yaml",
+    ];
+    assert_eq!(errors.lines().count(), expected.len(), "{errors}");
+    for (line, start) in errors.lines().zip(expected) {
+        assert!(line.starts_with(start), "{errors}");
+    }
 }
