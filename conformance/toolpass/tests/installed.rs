@@ -92,7 +92,10 @@ impl Installed {
                     .join(format!("trace-{}.txt", self.traces.len()));
                 let mut command = Command::new(strace);
                 command
-                    .args(["-f", "-qq", "-e", "trace=%file", "-o"])
+                    // `-s`: whole paths; strace cuts strings at 32
+                    // characters by default, which would hide a checkout
+                    // path past them.
+                    .args(["-f", "-qq", "-s", "65536", "-e", "trace=%file", "-o"])
                     .arg(&trace)
                     .arg(&toolpass);
                 self.traces.push(trace);
