@@ -110,7 +110,7 @@ pub use error::{Error, ErrorKind};
 pub use files::{Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Touch};
 pub use forms::Range;
 pub use json::{Args, Json};
-pub use load::{LoadError, LoadErrors, load_dir, load_file, parse_str, yaml_error};
+pub use load::{LoadError, LoadErrors, load_dir, load_file, load_files, parse_str, yaml_error};
 pub use located::{Located, Pos};
 pub use matcher::{Condition, Matcher, Mismatch, Pattern, Snapshot, SnapshotName};
 pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of, private_of};

@@ -8,8 +8,13 @@
 //! scenario uses is an error, so renames do not leave stale files behind.
 //! Hidden entries (`.name`) and other files are ignored, except `*.yml`,
 //! which is an error rather than a scenario silently skipped.
+//!
+//! A directory is read from the disk ([`load_dir`]) or from a copy held in
+//! memory ([`load_files`]: the runner's built-in suite, embedded in its
+//! binary at build time); both are checked alike and name their files the
+//! same way, so a report points at `scenarios/edit/x.yaml:12:3` either way.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -106,6 +111,59 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, LoadErrors> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     walk(dir, &mut files, &mut errors);
+    load_all(dir, files, errors, &Source::Disk)
+}
+
+/// Loads and checks every scenario of a directory held in memory, sorted
+/// by id; or every problem of every file. `files` are its files as (path
+/// under the directory, bytes). Errors, [`Scenario::path`] and snapshot
+/// files name each file `dir/<path>`, as [`load_dir`] would on a copy of
+/// the directory at `dir`; snapshots are read from `files` too.
+pub fn load_files<'a>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'a Path, &'a [u8])>,
+) -> Result<Vec<Scenario>, LoadErrors> {
+    // Hidden entries are skipped as the disk walk skips them.
+    let memory: BTreeMap<PathBuf, &[u8]> = files
+        .into_iter()
+        .filter(|(path, _)| {
+            !path
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        })
+        .map(|(path, bytes)| (dir.join(path), bytes))
+        .collect();
+    let paths = memory.keys().cloned().collect();
+    load_all(dir, paths, Vec::new(), &Source::Memory(&memory))
+}
+
+/// Where a directory's bytes are read from.
+enum Source<'a> {
+    Disk,
+    /// Each file's bytes by its path, the directory's path included.
+    Memory(&'a BTreeMap<PathBuf, &'a [u8]>),
+}
+
+impl Source<'_> {
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        match self {
+            Source::Disk => fs::read(path),
+            Source::Memory(files) => files
+                .get(path)
+                .map(|bytes| bytes.to_vec())
+                .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+}
+
+/// The scenarios among `files` (found under `dir`, with the problems met
+/// finding them), checked, with their snapshots read from `source`.
+fn load_all(
+    dir: &Path,
+    mut files: Vec<PathBuf>,
+    mut errors: Vec<LoadError>,
+    source: &Source<'_>,
+) -> Result<Vec<Scenario>, LoadErrors> {
     files.sort();
     let mut scenarios = Vec::new();
     let mut snapshots = BTreeSet::new();
@@ -113,7 +171,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, LoadErrors> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("yaml") => {
                 let id = scenario_id(dir, path);
-                match load(path, &id) {
+                match load(path, &id, source) {
                     Ok((scenario, files)) => {
                         snapshots.extend(files);
                         scenarios.push(scenario);
@@ -154,12 +212,16 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, LoadErrors> {
 /// Loads and checks one scenario file, giving it `id`; its snapshots are
 /// read from next to it.
 pub fn load_file(path: &Path, id: &str) -> Result<Scenario, LoadErrors> {
-    load(path, id).map(|(scenario, _)| scenario)
+    load(path, id, &Source::Disk).map(|(scenario, _)| scenario)
 }
 
 /// A scenario and its snapshot files.
-fn load(path: &Path, id: &str) -> Result<(Scenario, Vec<PathBuf>), LoadErrors> {
-    let text = match fs::read(path) {
+fn load(
+    path: &Path,
+    id: &str,
+    source: &Source<'_>,
+) -> Result<(Scenario, Vec<PathBuf>), LoadErrors> {
+    let text = match source.read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
             LoadErrors(vec![LoadError::new(
                 path,
@@ -177,7 +239,7 @@ fn load(path: &Path, id: &str) -> Result<(Scenario, Vec<PathBuf>), LoadErrors> {
     };
     let mut scenario = parse(&text, path, id)?;
     scenario.path = Some(path.to_owned());
-    let snapshots = attach_snapshots(&mut scenario, path)?;
+    let snapshots = attach_snapshots(&mut scenario, path, source)?;
     Ok((scenario, snapshots))
 }
 
@@ -373,13 +435,21 @@ fn snapshot_file(path: &Path, n: usize, snapshot: &Snapshot) -> PathBuf {
 }
 
 /// Ties each snapshot matcher to its file and reads it; the files.
-fn attach_snapshots(scenario: &mut Scenario, path: &Path) -> Result<Vec<PathBuf>, LoadErrors> {
+fn attach_snapshots(
+    scenario: &mut Scenario,
+    path: &Path,
+    source: &Source<'_>,
+) -> Result<Vec<PathBuf>, LoadErrors> {
     let mut errors = Vec::new();
     let mut files = Vec::new();
     for (n, matcher) in matchers_mut(scenario) {
         for snapshot in matcher.snapshots_mut() {
             let file = snapshot_file(path, n, snapshot);
-            let expected = match fs::read_to_string(&file) {
+            let text = source.read(&file).and_then(|bytes| {
+                String::from_utf8(bytes)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))
+            });
+            let expected = match text {
                 Ok(text) => Some(text),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => None,
                 Err(e) => {

@@ -3,7 +3,8 @@
 //!
 //! An implementation is any program that speaks toolpass/1 (or plain MCP) on
 //! stdio. The runner never links one: even the reference server is found
-//! with cargo and run as a process ([`reference_server`]). A
+//! (built by cargo inside the checkout, else installed beside the runner or
+//! on `PATH`) and run as a process ([`reference_server`]). A
 //! [`Supervisor`] spawns processes from an [`Implementation`] launch spec and
 //! completes the handshake; a [`Connection`] sends requests to one process
 //! under a per-call timeout.
@@ -31,6 +32,8 @@
 //! ```
 
 pub mod bench;
+pub mod builtin;
+pub mod checkout;
 mod connection;
 pub mod diff;
 mod error;
@@ -51,4 +54,4 @@ mod stderr;
 pub use connection::{Connection, Options, Peer, Supervisor};
 pub use error::{CallError, CallErrorKind, StartError, StartErrorKind};
 pub use implementation::{Implementation, ROOT_PLACEHOLDER};
-pub use reference::{Profile, REFERENCE_SERVER_ENV, reference_server};
+pub use reference::{Profile, REFERENCE_SERVER_ENV, on_path, reference_server};

@@ -1,6 +1,12 @@
 //! Finding the reference server: the default implementation is the
-//! `toolpass-server` binary of this workspace, built by cargo and run as a
-//! process like any other implementation. The runner never links it.
+//! `toolpass-server` binary, run as a process like any other
+//! implementation. The runner never links it.
+//!
+//! Where it is looked for, in order: [`REFERENCE_SERVER_ENV`]; inside the
+//! checkout the runner was built from ([`crate::checkout`]), `cargo build`
+//! of that workspace; beside the runner's own executable (where
+//! `cargo install` puts both); on `PATH`. Cargo is never run outside the
+//! checkout.
 
 use std::ffi::OsString;
 use std::io::BufRead;
@@ -9,6 +15,7 @@ use std::process::{Command, Stdio};
 
 use serde::Deserialize;
 
+use crate::checkout::{Checkout, checkout, why_not_inside};
 use crate::error::{StartError, StartErrorKind};
 use crate::implementation::Implementation;
 
@@ -29,13 +36,12 @@ pub enum Profile {
     Dev,
 }
 
-/// The reference server as an [`Implementation`].
-///
-/// Uses [`REFERENCE_SERVER_ENV`] when set. Otherwise runs
-/// `cargo build -p toolpass-server` on this workspace (a no-op when the
-/// binary is fresh) and returns the executable cargo reports, so every
-/// later spawn starts the binary directly instead of paying for `cargo run`.
-/// Cargo's own diagnostics go to the runner's stderr.
+/// The reference server as an [`Implementation`], looked for where the
+/// module says. Inside the checkout, cargo builds it (a no-op when the
+/// binary is fresh) and reports the executable, so every later spawn
+/// starts the binary directly instead of paying for `cargo run`; cargo's
+/// own diagnostics go to the runner's stderr. When it is nowhere, the error
+/// names every place looked at.
 ///
 /// Blocking: call it before starting connections, or from
 /// `spawn_blocking`.
@@ -43,17 +49,54 @@ pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> 
     if let Some(path) = std::env::var_os(REFERENCE_SERVER_ENV) {
         return executable(PathBuf::from(path));
     }
-    let manifest = workspace_manifest();
-    if !manifest.is_file() {
-        return Err(StartError::new(
-            StartErrorKind::Reference,
-            format!(
-                "find the reference server: this runner was built from a workspace at {}, which is gone; \
-                 pass --impl or set {REFERENCE_SERVER_ENV}",
-                manifest.display()
-            ),
-        ));
+    if let Some(checkout) = checkout() {
+        return built_by_cargo(&checkout, profile);
     }
+    let beside = beside_the_runner();
+    if let Some(path) = beside.as_ref().filter(|p| is_executable(p)) {
+        return executable(path.clone());
+    }
+    if let Some(path) = on_path(PACKAGE) {
+        return executable(path);
+    }
+    let beside = beside.map_or_else(
+        || "beside the runner (its own path is unknown)".to_owned(),
+        |p| format!("beside the runner ({}: none)", p.display()),
+    );
+    Err(StartError::new(
+        StartErrorKind::Reference,
+        format!(
+            "find the reference server: looked at {REFERENCE_SERVER_ENV} (not set), in this \
+             runner's checkout ({}), {beside} and on PATH (no {PACKAGE}); install it beside \
+             the runner (`cargo install --path reference/toolpass-server`, or --git), set \
+             {REFERENCE_SERVER_ENV}, or pass --impl",
+            why_not_inside()
+        ),
+    ))
+}
+
+/// An executable file of this name in a directory of `PATH`, if any.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// `toolpass-server` in the runner's own directory.
+fn beside_the_runner() -> Option<PathBuf> {
+    let runner = std::env::current_exe().ok()?;
+    Some(runner.parent()?.join(PACKAGE))
+}
+
+/// `cargo build -p toolpass-server` of the checkout, and the executable
+/// cargo reports.
+fn built_by_cargo(checkout: &Checkout, profile: Profile) -> Result<Implementation, StartError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let mut command = Command::new(&cargo);
     command
@@ -63,7 +106,7 @@ pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> 
             "json-render-diagnostics",
             "--manifest-path",
         ])
-        .arg(&manifest)
+        .arg(checkout.manifest())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
@@ -72,8 +115,10 @@ pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> 
     }
     let building = || {
         format!(
-            "build the reference server with `{} build -p {PACKAGE}`",
-            Path::new(&cargo).display()
+            "build the reference server with `{} build -p {PACKAGE}` (in the checkout {}; \
+             {REFERENCE_SERVER_ENV} names a built one instead)",
+            Path::new(&cargo).display(),
+            checkout.root().display()
         )
     };
     let output = command
@@ -97,11 +142,6 @@ pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> 
             )
         })?;
     executable(path)
-}
-
-/// The workspace this runner was built from.
-fn workspace_manifest() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.toml")
 }
 
 /// The executable in one line of cargo's JSON messages, if the line is the

@@ -75,13 +75,16 @@ fn matrix_writes_the_page_the_table_and_one_badge_per_implementation() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(badges.len(), 2, "{badges:?}");
+    // A shields.io endpoint JSON and a static SVG per implementation.
+    assert_eq!(badges.len(), 4, "{badges:?}");
     let badge: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("badges/toolpass-reference-b.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(badge["message"], "2/3 required");
     assert_eq!(badge["color"], "red");
+    let svg = std::fs::read_to_string(out.join("badges/toolpass-reference-b.svg")).unwrap();
+    assert!(svg.contains(">2/3 required</text>"), "{svg}");
 }
 
 #[test]

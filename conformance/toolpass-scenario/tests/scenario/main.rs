@@ -6,5 +6,6 @@ mod design_example;
 mod guide;
 mod loader;
 mod matchers;
+mod memory;
 mod placeholders;
 mod schema;

@@ -26,6 +26,7 @@ pub(super) struct ListArgs {
 }
 
 pub(super) fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
+    args.dirs.announce_builtin()?;
     let suite = match scenarios::select_suite(&args.dirs, &args.filter)? {
         Ok(suite) => suite,
         Err(code) => return Ok(code),

@@ -1,5 +1,6 @@
 //! `toolpass matrix REPORT...`: several runs side by side, written as
-//! `DIR/index.html`, `DIR/matrix.md` and `DIR/badges/<implementation>.json`.
+//! `DIR/index.html`, `DIR/matrix.md` and `DIR/badges/<implementation>.json`
+//! and `.svg`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,10 +37,15 @@ pub(super) fn run(args: &MatrixArgs) -> anyhow::Result<ExitCode> {
     write(&args.out.join("index.html"), &html::render(&matrix))?;
     write(&args.out.join("matrix.md"), &markdown::render(&matrix))?;
     for column in &matrix.columns {
-        let mut json = serde_json::to_string_pretty(&badge::badge(column))
-            .context("failed to write a badge as JSON")?;
+        let badge = badge::badge(column);
+        let mut json =
+            serde_json::to_string_pretty(&badge).context("failed to write a badge as JSON")?;
         json.push('\n');
         write(&badges.join(format!("{}.json", column.slug)), &json)?;
+        write(
+            &badges.join(format!("{}.svg", column.slug)),
+            &badge::svg(&badge),
+        )?;
     }
     writeln!(
         std::io::stdout().lock(),

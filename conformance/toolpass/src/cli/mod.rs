@@ -35,11 +35,24 @@ use clap::{Parser, Subcommand};
 /// The toolpass conformance runner: replays YAML scenarios against any
 /// toolpass/1 implementation.
 #[derive(Debug, Parser)]
-#[command(name = "toolpass", version)]
+#[command(name = "toolpass", version, after_help = ENVIRONMENT)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// The environment the runner reads, after `--help`.
+const ENVIRONMENT: &str = "\
+Environment:
+  TOOLPASS_REFERENCE_SERVER  the reference server binary to run (`--impl reference`, the default),
+                             used as is. Unset: inside the checkout toolpass was built from, cargo
+                             builds it; elsewhere `toolpass-server` beside toolpass, then on PATH.
+  TOOLPASS_ADAPTERS          where `--impl NAME` finds NAME/run (default: the checkout's
+                             conformance/adapters, inside the checkout only)
+  NO_COLOR                   no colour in the text report
+
+Inside the checkout it was built from, toolpass reads the built-in scenarios from its scenarios/;
+elsewhere it runs the copy embedded in the binary. `run`, `list` and `validate` say which.";
 
 #[derive(Debug, Subcommand)]
 enum Command {

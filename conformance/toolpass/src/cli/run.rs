@@ -8,11 +8,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::builtin::Builtin;
+use toolpass::checkout::{checkout, why_not_inside};
 use toolpass::expected::{ExpectedFailures, StaleCheck};
 use toolpass::report::Summary;
 use toolpass::report::text::{counted, printable_line};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
-use toolpass::{Implementation, Options, Profile, Supervisor, reference_server};
+use toolpass::{Implementation, Options, Profile, Supervisor, on_path, reference_server};
 
 use super::filter::FilterArgs;
 use super::progress::Progress;
@@ -25,8 +27,10 @@ pub(super) struct RunArgs {
     /// The implementation: a command line (`"node server.js --stdio"`;
     /// `{root}` stands for the sandbox of a server that takes its root on
     /// the command line), or the name of an adapter under
-    /// conformance/adapters/. Without it (or with `reference`), the
-    /// reference server of this workspace, built by cargo.
+    /// conformance/adapters/ (in the checkout only). Without it (or with
+    /// `reference`), the reference server: $TOOLPASS_REFERENCE_SERVER,
+    /// else built by cargo inside the checkout the runner was built from,
+    /// else `toolpass-server` beside the runner, else on PATH.
     #[arg(long = "impl", value_name = "CMD|NAME")]
     implementation: Option<String>,
     #[command(flatten)]
@@ -76,6 +80,12 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     args.reports.check()?;
+    if args.bless && args.dirs.builtin() == Some(Builtin::Embedded) {
+        anyhow::bail!(
+            "--bless rewrites snapshot files, and the built-in scenarios are embedded in this \
+             binary: run it inside the toolpass checkout, or bless your own --scenarios DIR"
+        );
+    }
     let scenarios = match scenarios::select_to_run(&args.dirs, &args.filter)? {
         Ok(scenarios) => scenarios,
         Err(code) => return Ok(code),
@@ -139,6 +149,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 toolpass::report::text::counted(scenarios.len(), "scenario", "scenarios")
             );
         }
+        args.dirs.announce_builtin()?;
         let started = Instant::now();
         let results = toolpass::run::run(&supervisor, &scenarios, &config, |event| {
             // Progress shows a listed failure as the xfail it will be
@@ -238,10 +249,8 @@ fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// The adapters shipped with this workspace.
-const ADAPTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../adapters");
-
-/// Overrides [`ADAPTERS`]: where `--impl NAME` looks for `NAME/run`.
+/// Where `--impl NAME` looks for `NAME/run` instead of the checkout's
+/// `conformance/adapters/`.
 const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 
 /// The `--impl` name of this workspace's reference server (the default),
@@ -253,7 +262,9 @@ const REFERENCE: &str = "reference";
 /// The first word names the adapter `<adapters>/<word>/run` when there is
 /// one (the rest of the line are its arguments, `{root}` included); a single
 /// word that is no adapter is a program on `PATH`; anything else is a
-/// command line.
+/// command line. The adapters are [`ADAPTERS_ENV`]'s directory, else the
+/// checkout's, and none outside the checkout: they are Node programs of
+/// this repository, never installed with the runner.
 pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementation> {
     let Some(spec) = spec.filter(|s| s.trim() != REFERENCE) else {
         return Ok(reference_server(Profile::Release)?);
@@ -263,16 +274,29 @@ pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementatio
     if word.contains('/') {
         return Ok(parsed);
     }
-    let adapters =
-        std::env::var_os(ADAPTERS_ENV).map_or_else(|| PathBuf::from(ADAPTERS), PathBuf::from);
-    let adapter = adapters.join(word).join("run");
-    if adapter.is_file() {
+    let adapters = std::env::var_os(ADAPTERS_ENV)
+        .map(PathBuf::from)
+        .or_else(|| checkout().map(|c| c.adapters()));
+    if let Some(adapter) = adapters
+        .as_ref()
+        .map(|dir| dir.join(word).join("run"))
+        .filter(|run| run.is_file())
+    {
         return Ok(Implementation::new(adapter.to_string_lossy().into_owned())
             .args(parsed.arguments().iter().cloned()));
     }
-    if !parsed.arguments().is_empty() || on_path(word) {
+    if !parsed.arguments().is_empty() || on_path(word).is_some() {
         return Ok(parsed);
     }
+    let Some(adapters) = adapters else {
+        anyhow::bail!(
+            "--impl {word}: no program `{word}` on PATH, and the named adapters \
+             (conformance/adapters/NAME) need the toolpass checkout, but {}: run toolpass \
+             inside it, set {ADAPTERS_ENV} to its conformance/adapters, or name the adapter \
+             by its command: --impl \"CHECKOUT/conformance/adapters/{word}/run\"",
+            why_not_inside()
+        );
+    };
     let mut known: Vec<String> = std::fs::read_dir(&adapters)
         .into_iter()
         .flatten()
@@ -290,17 +314,6 @@ pub(super) fn implementation(spec: Option<&str>) -> anyhow::Result<Implementatio
             known.join(", ")
         }
     )
-}
-
-/// Whether `PATH` has an executable file of this name.
-fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt as _;
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-    })
 }
 
 /// Starts the implementation once before the run, so one that cannot start

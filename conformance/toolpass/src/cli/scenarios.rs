@@ -3,20 +3,19 @@
 //! each scenario's format, then the clauses its `spec:` cites.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
+use toolpass::builtin::Builtin;
 use toolpass::spec::builtin_clauses;
 use toolpass_scenario::{Clauses, LoadErrors, Scenario, load_dir};
-
-/// This workspace's `scenarios/`, fixed at build time so an installed or
-/// copied binary still finds the suite it was built with.
-const BUILTIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
 
 #[derive(Debug, Args)]
 pub(super) struct ScenarioDirs {
     /// A scenario directory (repeatable); ids are paths under it. Without
-    /// one, the built-in suite.
+    /// one, the built-in suite: read from the checkout's scenarios/ when
+    /// run inside the checkout the runner was built from, else the copy
+    /// embedded in the binary.
     #[arg(long = "scenarios", value_name = "DIR")]
     dirs: Vec<PathBuf>,
     /// Also read the built-in suite when `--scenarios` is given.
@@ -29,11 +28,37 @@ pub(super) struct ScenarioDirs {
     specs: Vec<PathBuf>,
 }
 
+/// A directory of scenarios a command reads.
+enum Source {
+    /// A `--scenarios DIR`.
+    Dir(PathBuf),
+    /// The built-in suite, wherever [`Builtin::here`] finds it.
+    Builtin(Builtin),
+}
+
 impl ScenarioDirs {
-    fn dirs(&self) -> Vec<PathBuf> {
+    /// Where the built-in suite comes from, when the command reads it.
+    pub(super) fn builtin(&self) -> Option<Builtin> {
+        (self.dirs.is_empty() || self.with_builtin).then(Builtin::here)
+    }
+
+    /// Tells stderr where the built-in suite comes from, when the command
+    /// reads it: a checkout's files and an installed binary's copy may
+    /// differ, and a run should say which it judged.
+    pub(super) fn announce_builtin(&self) -> anyhow::Result<()> {
+        use std::io::Write as _;
+        if let Some(builtin) = self.builtin() {
+            writeln!(std::io::stderr(), "toolpass: {}", builtin.describe())
+                .map_err(|e| anyhow::anyhow!("failed to write to stderr: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn sources(&self) -> Vec<Source> {
         let mut dirs = self.dirs.clone();
-        if dirs.is_empty() || self.with_builtin {
-            dirs.push(builtin_dir());
+        let builtin = self.builtin();
+        if let Some(Builtin::Checkout(dir)) = &builtin {
+            dirs.push(dir.clone());
         }
         // `--scenarios scenarios --with-builtin` names one directory twice;
         // reading it once keeps that from looking like duplicate ids.
@@ -44,20 +69,11 @@ impl ScenarioDirs {
             seen.push(key);
             new
         });
-        dirs
-    }
-}
-
-/// The built-in suite; when the binary runs away from the tree it was built
-/// in, the current directory's `scenarios/`.
-fn builtin_dir() -> PathBuf {
-    let built = Path::new(BUILTIN);
-    if built.is_dir() {
-        // Canonical, so reports name `/work/x/scenarios/...` rather than a
-        // path through the crate's directory and `../..`.
-        built.canonicalize().unwrap_or_else(|_| built.to_owned())
-    } else {
-        PathBuf::from("scenarios")
+        let mut sources: Vec<Source> = dirs.into_iter().map(Source::Dir).collect();
+        if builtin == Some(Builtin::Embedded) {
+            sources.push(Source::Builtin(Builtin::Embedded));
+        }
+        sources
     }
 }
 
@@ -110,7 +126,11 @@ pub(super) struct Suite {
 /// to check, so the command could not work (exit 2), which is not a broken
 /// scenario.
 pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Suite, Vec<String>>> {
-    if let Some(missing) = dirs.dirs().iter().find(|dir| !dir.is_dir()) {
+    let sources = dirs.sources();
+    if let Some(missing) = sources.iter().find_map(|source| match source {
+        Source::Dir(dir) if !dir.is_dir() => Some(dir),
+        _ => None,
+    }) {
         anyhow::bail!(
             "--scenarios {}: no such directory",
             toolpass::report::text::printable_line(&missing.display().to_string())
@@ -119,8 +139,12 @@ pub(super) fn load(dirs: &ScenarioDirs) -> anyhow::Result<Result<Suite, Vec<Stri
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     let clauses = dirs.clauses().map_err(|e| errors.extend(e)).ok();
-    for dir in dirs.dirs() {
-        match load_dir(&dir) {
+    for source in &sources {
+        let loaded = match source {
+            Source::Dir(dir) => load_dir(dir),
+            Source::Builtin(builtin) => builtin.load(),
+        };
+        match loaded {
             Ok(loaded) => scenarios.extend(loaded),
             Err(e) => errors.extend(e.errors().iter().map(ToString::to_string)),
         }

@@ -17,6 +17,7 @@ pub(super) struct ValidateArgs {
 }
 
 pub(super) fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+    args.dirs.announce_builtin()?;
     match scenarios::load(&args.dirs)? {
         Ok(suite) => {
             writeln!(

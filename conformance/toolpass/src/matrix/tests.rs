@@ -205,6 +205,49 @@ fn a_badge_says_the_required_score_and_the_skips_in_a_colour_by_threshold() {
 }
 
 #[test]
+fn the_svg_badge_carries_the_score_escaped_in_its_colour() {
+    let matrix = Matrix::new(&[reference()]);
+    let made = badge::badge(&matrix.columns[0]);
+    let svg = badge::svg(&made);
+    let required = matrix.columns[0].summary.levels[&Level::Required];
+    let score = format!("{}/{} required", required.passed, required.total);
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(&format!("<title>toolpass · toolpass-reference: {score}")),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(&format!(">{score}, safety 1/2, 1 skipped</text>")),
+        "{svg}"
+    );
+    assert!(svg.contains("fill=\"#e05d44\""), "red: {svg}");
+
+    // A label is a server's own name: markup in it stays text.
+    let hostile = badge::Badge {
+        label: "<script>&".to_owned(),
+        color: "brightgreen",
+        ..made
+    };
+    let svg = badge::svg(&hostile);
+    assert!(svg.contains(">&lt;script&gt;&amp;</text>"), "{svg}");
+    assert!(!svg.contains("<script>"), "{svg}");
+    assert!(svg.contains("fill=\"#4c1\""), "{svg}");
+    // Wider text, a wider badge.
+    let width = |svg: &str| -> u32 {
+        let rest = svg.split("width=\"").nth(1).unwrap();
+        rest.split('"').next().unwrap().parse().unwrap()
+    };
+    let longer = badge::Badge {
+        message: format!("{} and more", hostile.message),
+        ..hostile.clone()
+    };
+    assert!(width(&badge::svg(&longer)) > width(&svg));
+}
+
+#[test]
 fn slugs_keep_letters_and_digits_and_fold_the_rest() {
     assert_eq!(slug("Qwen Code 0.24.4"), "qwen-code-0-24-4");
     assert_eq!(slug("edit/fuzzy/curly"), "edit-fuzzy-curly");
