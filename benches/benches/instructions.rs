@@ -31,7 +31,7 @@ use toolpass_benches::gate::{SLOWDOWN_ENV, slowdown_for};
 use toolpass_benches::{Case, code_like_text};
 use toolpass_core::matching::{SliceMatch, find_matched_slice};
 use toolpass_core::truncate::{Limits, truncate};
-use toolpass_scenario::{Scenario, load_dir};
+use toolpass_scenario::{Scenario, load_files};
 use toolpass_tools::sandbox::Sandbox;
 use toolpass_tools::scheduler::execute_call;
 use toolpass_tools::session::{Session, SessionConfig};
@@ -186,19 +186,63 @@ fn tools(input: Input<(Session, &'static str, Value)>) -> bool {
     true
 }
 
-fn scenarios_dir(id: &str) -> Input<PathBuf> {
-    Input::new(
-        id,
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios"),
-    )
+/// A suite of `count` scenarios generated from three shapes (a call with
+/// files and `expect_files`, a confirmation with an `fs` step between, a
+/// batch with captures), each file distinct: the loader's work on a fixed
+/// corpus. Not the built-in suite, whose count grows with every scenario
+/// added and would fail the gate for it.
+fn generated_suite(id: &str, count: usize) -> Input<Vec<(PathBuf, Vec<u8>)>> {
+    let shapes = [
+        "title: edit {n} keeps the other lines\nspec: edit.match.exact\ntags: [edit, bench]\n\
+         files:\n  f{n}.txt: \"alpha {n}\\nbeta\\ngamma\\n\"\nsteps:\n\
+         \x20 - call: read_file\n    args: {file_path: \"{root}/f{n}.txt\"}\n\
+         \x20 - call: edit\n    args: {file_path: \"{root}/f{n}.txt\", old_string: \"beta\", new_string: \"b{n}\"}\n\
+         \x20   expect: {status: success, llm: {contains: \"f{n}.txt\"}}\n\
+         \x20 - expect_files:\n      f{n}.txt: \"alpha {n}\\nb{n}\\ngamma\\n\"\n",
+        "title: confirmation {n} sees a change made meanwhile\nspec: prior-read.toctou.windows\n\
+         requires: [prior_read, confirm]\nconfig:\n  approvalMode: default\n\
+         files:\n  c{n}.txt: \"one\\ntwo {n}\\n\"\nsteps:\n\
+         \x20 - call: read_file\n    args: {file_path: \"{root}/c{n}.txt\"}\n\
+         \x20 - call: edit\n    id: e{n}\n    args: {file_path: \"{root}/c{n}.txt\", old_string: \"one\", new_string: \"1\"}\n\
+         \x20   expect: {status: awaiting_confirmation, confirmation: {type: edit}}\n\
+         \x20 - fs: {append: {c{n}.txt: \"three\\n\"}}\n\
+         \x20 - confirm: proceed_once\n    call_id: e{n}\n\
+         \x20   expect: {status: error, error: file_changed_since_read}\n",
+        "title: batch {n} reads two files\nspec: edit.match.exact\nrequires: [batch]\n\
+         files:\n  a{n}.txt: \"a\\n\"\n  d{n}/b.txt: \"b {n}\\n\"\nsteps:\n\
+         \x20 - batch:\n      - call: read_file\n        args: {file_path: \"{root}/a{n}.txt\"}\n\
+         \x20       expect: {status: success}\n      - call: read_file\n\
+         \x20       args: {file_path: \"{root}/d{n}/b.txt\"}\n\
+         \x20       expect: {status: success, llm: {regex: \"b [0-9]+\"}}\n\
+         \x20 - capture: {word: \"b ([0-9]+)\"}\n",
+    ];
+    let files = (0..count)
+        .map(|n| {
+            let text = shapes[n % shapes.len()].replace("{n}", &n.to_string());
+            (
+                PathBuf::from(format!("bench/s{n:04}.yaml")),
+                text.into_bytes(),
+            )
+        })
+        .collect();
+    Input::new(id, files)
 }
 
-// Parsing and checking every built-in scenario file, as `toolpass run`
-// does before its first call.
+// Parsing and checking a suite of 300 scenarios, as `toolpass run` does
+// before its first call.
 #[library_benchmark]
-#[bench::builtin_suite(setup = scenarios_dir, args = ("scenarios::builtin_suite"))]
-fn scenarios(input: Input<PathBuf>) -> Vec<Scenario> {
-    load_dir(input.take()).expect("the built-in scenarios load")
+#[bench::suite_300(setup = generated_suite, args = ("scenarios::suite_300", 300))]
+fn scenarios(input: Input<Vec<(PathBuf, Vec<u8>)>>) -> Vec<Scenario> {
+    let files = input.take();
+    let suite = load_files(
+        Path::new("scenarios"),
+        files
+            .iter()
+            .map(|(path, bytes)| (path.as_path(), bytes.as_slice())),
+    )
+    .expect("the generated scenarios load");
+    assert_eq!(suite.len(), files.len());
+    suite
 }
 
 library_benchmark_group!(name = hot_paths; benchmarks = matching, truncation, grep, tools, scenarios);
