@@ -48,6 +48,7 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
                 added_lines: diff.stat.added_lines as u64,
                 removed_lines: diff.stat.removed_lines as u64,
             },
+            user_stat: None,
             diff: None,
         },
     };

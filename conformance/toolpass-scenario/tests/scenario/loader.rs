@@ -244,8 +244,8 @@ fn load_dir_reports_every_problem_of_every_file_before_anything_runs() {
         check_dir(&dir),
         "<dir>/edit/two.yaml:3:12: unknown feature `edt`: known features are sessions, \
          prior_read, fault:declarations.update, fault:write.before_commit, fault:fs.stat, \
-         fault:mcp.disconnect, confirm, batch, notices, deferred_tools, mcp, background_shell, \
-         spill_files\n\
+         fault:mcp.disconnect, fault:call.park, confirm, cancel, updates, batch, notices, \
+         deferred_tools, mcp, background_shell, spill_files\n\
          <dir>/edit/two.yaml:6:27: the regex \"(\" does not compile: unclosed group\n\
          <dir>/ok.stale.snap: no scenario uses this snapshot: delete it, or name it in a \
          `snapshot:` matcher\n\
