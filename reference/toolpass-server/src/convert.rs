@@ -7,6 +7,7 @@ use toolpass_protocol::{
     ToolMeta,
 };
 use toolpass_tools::config::ApprovalMode;
+use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::Display;
 use toolpass_tools::scheduler::CallOutcome;
@@ -75,6 +76,24 @@ fn diff_stat(stat: toolpass_tools::result::DiffStat) -> DiffStat {
         added_lines: stat.added_lines as u64,
         removed_lines: stat.removed_lines as u64,
     }
+}
+
+/// The Outcome of a call that waits for the user's answer.
+pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
+    Outcome::awaiting_confirmation(match confirmation {
+        Confirmation::Edit(edit) => toolpass_protocol::Confirmation::Edit {
+            title: edit.title.clone(),
+            path: edit.file_path.clone(),
+            diff: edit.diff.clone(),
+            old: edit.original.clone(),
+            new: edit.proposed.clone(),
+        },
+        Confirmation::Info { title, prompt } => toolpass_protocol::Confirmation::Info {
+            title: title.clone(),
+            prompt: prompt.clone(),
+            urls: Vec::new(),
+        },
+    })
 }
 
 /// A failure Outcome with `code`.
