@@ -205,8 +205,8 @@ impl Scenario {
     }
 
     /// The features the scenario needs: those it `requires` and those its
-    /// steps imply (`batch`, `confirm`, `notices`, `fault:<point>`, and
-    /// `sessions` for a config or any of those).
+    /// steps imply (`batch`, `confirm`, `notices`, `cancel`, `updates`,
+    /// `fault:<point>`, and `sessions` for a config or any of those).
     pub fn features(&self) -> BTreeSet<Feature> {
         let mut features: BTreeSet<Feature> =
             self.requires.iter().map(|f| f.value.clone()).collect();
@@ -215,6 +215,8 @@ impl Scenario {
                 StepKind::Batch(_) => features.insert(Feature::Batch),
                 StepKind::Confirm(_) => features.insert(Feature::Confirm),
                 StepKind::WaitNotice(_) => features.insert(Feature::Notices),
+                StepKind::Cancel(_) => features.insert(Feature::Cancel),
+                StepKind::WaitUpdate(_) => features.insert(Feature::Updates),
                 StepKind::Fault(fault) => {
                     features.insert(Feature::Fault(fault.point.value.clone()))
                 }

@@ -251,7 +251,8 @@ fn load_dir_reports_every_problem_of_every_file_before_anything_runs() {
          `snapshot:` matcher\n\
          <dir>/old.yml: scenario files end in .yaml: rename it, or it would never run\n\
          <dir>/read/one.yaml:4:5: unknown step kind `cal` (did you mean `call`?): a step is \
-         one of call, batch, confirm, fs, fault, expect_tools, expect_files, wait_notice, capture"
+         one of call, join, cancel, batch, confirm, fs, fault, expect_tools, expect_files, \
+         wait_notice, wait_update, capture"
     );
 }
 
@@ -366,7 +367,7 @@ fn every_schema_problem_of_a_file_is_reported_each_at_its_position() {
         &lines[2..],
         [
             "area/bad.yaml:6:5: unknown key `arg` in a `call` step (did you mean `args`?): it \
-             takes id, args, expect, level",
+             takes id, args, expect, async, level",
             "area/bad.yaml:11:11: args must be a mapping of argument names to values",
         ],
         "{report}"
