@@ -56,6 +56,7 @@ fn judged(expect: &Expect, pos: Pos, found: &mut Vec<(Pos, String)>) {
             expect.persisted_output.is_some(),
             "whether output is spilled",
         ),
+        ("rpc_error", expect.rpc_error.is_some(), "a protocol error"),
     ];
     for (key, present, what) in keys {
         if present {

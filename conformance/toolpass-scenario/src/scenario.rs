@@ -163,6 +163,11 @@ pub struct Expect {
     /// Whether `_meta.toolpass.persistedOutputPath` is present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persisted_output: Option<bool>,
+    /// The request is answered with a JSON-RPC error of this code instead
+    /// of an Outcome: a protocol fault, such as -32602 for a `confirm` of a
+    /// call that awaits none. The only key when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpc_error: Option<i64>,
     /// Two or more alternatives, one of which the Outcome must meet; the
     /// only key when present (`{any_of: [{status: success}, {status:
     /// error}]}`: the safety profile's "the edit lands or is refused").

@@ -333,6 +333,19 @@ impl Checker {
         if !expect.any_of.is_empty() {
             self.any_of(expect, pos);
         }
+        if expect.rpc_error.is_some()
+            && *expect
+                != (Expect {
+                    rpc_error: expect.rpc_error,
+                    ..Expect::default()
+                })
+        {
+            self.report(
+                pos,
+                "`rpc_error` goes alone: a request answered with a JSON-RPC error has no Outcome \
+                 to judge",
+            );
+        }
         if let Some(code) = &expect.error {
             if ErrorCode::parse(code).is_none() {
                 let known: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();

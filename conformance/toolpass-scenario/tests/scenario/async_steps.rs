@@ -98,3 +98,17 @@ fn a_batch_call_cannot_be_async_and_a_wait_update_names_an_earlier_call() {
         "{problems}"
     );
 }
+
+#[test]
+fn an_rpc_error_expectation_goes_alone() {
+    assert_eq!(
+        check(
+            "  - call: x\n    id: a\n  - confirm: cancel\n    call_id: a\n    expect: {rpc_error: -32602}\n"
+        ),
+        "ok"
+    );
+    let problems = check(
+        "  - call: x\n    id: a\n  - confirm: cancel\n    call_id: a\n    expect: {rpc_error: -32602, status: cancelled}\n",
+    );
+    assert!(problems.contains("`rpc_error` goes alone"), "{problems}");
+}

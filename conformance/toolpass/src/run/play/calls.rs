@@ -85,6 +85,9 @@ impl Player<'_> {
         expect: Option<&toolpass_scenario::Expect>,
         call_id: String,
     ) -> StepOutcome {
+        if let Some(judged) = expected_error(expect, &answer) {
+            return Ok(judged);
+        }
         let value = match answer {
             Err(e)
                 if self.absent.contains(tool)
@@ -296,7 +299,14 @@ impl Player<'_> {
             modified_content,
             answers,
         };
-        let value = match self.send::<method::Confirm>(&params, "confirm").await? {
+        let answer = self
+            .connection
+            .request_value::<method::Confirm>(&params, self.timeout)
+            .await;
+        if let Some(judged) = expected_error(confirm.expect.as_ref(), &answer) {
+            return Ok(judged);
+        }
+        let value = match self.answered(answer, "confirm")? {
             Ok(value) => value,
             Err(failure) => return Ok(vec![failure]),
         };
@@ -313,5 +323,33 @@ impl Player<'_> {
         };
         let answer = self.send::<method::Fault>(&params, "fault").await?;
         Ok(answer.err().into_iter().collect())
+    }
+}
+
+/// The judgement of an answer the step expects to be a JSON-RPC error
+/// (`expect: {rpc_error: CODE}`); `None` when it expects an Outcome, or
+/// when the connection died (which aborts as usual).
+fn expected_error(
+    expect: Option<&toolpass_scenario::Expect>,
+    answer: &Result<Value, CallError>,
+) -> Option<Vec<Failure>> {
+    let code = expect?.rpc_error?;
+    match answer {
+        Ok(value) => Some(vec![Failure::diff(
+            "rpc_error",
+            format!("answered with a result where the JSON-RPC error {code} was due"),
+            code.to_string(),
+            value.to_string(),
+        )]),
+        Err(e) => match e.kind() {
+            CallErrorKind::ErrorResponse(error) if error.code == code => Some(Vec::new()),
+            CallErrorKind::ErrorResponse(error) => Some(vec![Failure::diff(
+                "rpc_error",
+                "answered with another JSON-RPC error",
+                code.to_string(),
+                format!("{} {}", error.code, error.message),
+            )]),
+            _ => None,
+        },
     }
 }
