@@ -22,15 +22,14 @@ use toolpass_core::approval::Permission;
 use toolpass_core::edit::{EditPlan, EditRequest, calculate_edit};
 use toolpass_core::text::Decoded;
 
-use super::guarded_write::{CommitError, GuardedWrite, ReadError};
-use super::node::{make_relative, shorten_path};
+use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
 use super::path_arg::{normalize_file_path, resolve_for_write};
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
-use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
 
@@ -73,19 +72,15 @@ impl DeclarativeTool for EditTool {
     fn create_invocation(&self, params: EditParams, workspace: &Workspace) -> Box<dyn Invocation> {
         Box::new(EditInvocation {
             params,
-            root: workspace.sandbox().root().to_string_lossy().into_owned(),
-            proposal: None,
+            proposal: Proposal::new(workspace),
         })
     }
 }
 
 struct EditInvocation {
     params: EditParams,
-    /// The session root, for the confirmation's title.
-    root: String,
-    /// With a proposal the user modified: the content the model proposed,
-    /// for the result's two diff stats.
-    proposal: Option<String>,
+    /// The root for the title, and the model's proposal once modified.
+    proposal: Proposal,
 }
 
 /// An edit worked out against the file as it is now: checks 1 and 2 passed.
@@ -162,7 +157,7 @@ impl Invocation for EditInvocation {
         let prepared = self.prepare(workspace)?;
         let title = format!(
             "Confirm Edit: {}",
-            shorten_path(&make_relative(&self.params.file_path, &self.root))
+            self.proposal.relative(&self.params.file_path)
         );
         Ok(Confirmation::Edit(EditConfirmation::new(
             title,
@@ -185,8 +180,7 @@ impl Invocation for EditInvocation {
         };
         Some(Box::new(EditInvocation {
             params,
-            root: self.root.clone(),
-            proposal: Some(asked.proposed.clone()),
+            proposal: self.proposal.modified(asked),
         }))
     }
 
@@ -216,10 +210,7 @@ impl Invocation for EditInvocation {
 
         let message = plan.success_message(shown);
         let old = current.map(|d| d.text).unwrap_or_default();
-        let diff = match &self.proposal {
-            Some(proposal) => FileDiff::modified(shown, old, proposal, plan.new_content),
-            None => FileDiff::new(shown, old, plan.new_content),
-        };
+        let diff = self.proposal.diff(shown, old, plan.new_content);
         Ok(ToolResult::new(message, Display::Diff(Box::new(diff))))
     }
 }

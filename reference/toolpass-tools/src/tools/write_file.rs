@@ -25,8 +25,8 @@ use serde::Deserialize;
 use toolpass_core::approval::Permission;
 use toolpass_core::text::Decoded;
 
-use super::guarded_write::{CommitError, GuardedWrite, ReadError};
-use super::node::{fs_error_message, make_relative, shorten_path};
+use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
+use super::node::fs_error_message;
 use super::path_arg::{resolve_for_write, unescape_path};
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
@@ -35,7 +35,7 @@ use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
-use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
@@ -113,19 +113,16 @@ impl DeclarativeTool for WriteFileTool {
     ) -> Box<dyn Invocation> {
         Box::new(WriteFileInvocation {
             params,
-            root: workspace.sandbox().root().to_string_lossy().into_owned(),
-            proposal: None,
+            proposal: Proposal::new(workspace),
         })
     }
 }
 
 struct WriteFileInvocation {
     params: WriteFileParams,
-    /// The session root, for the description.
-    root: String,
-    /// With a proposal the user modified: the content the model proposed
-    /// (Qwen's `ai_proposed_content`), for the result's two diff stats.
-    proposal: Option<String>,
+    /// The root for the description and the title, and the model's
+    /// proposal (Qwen's `ai_proposed_content`) once the user modified it.
+    proposal: Proposal,
 }
 
 /// The target and what it holds now: checks 1 and 2 passed.
@@ -191,7 +188,7 @@ impl Invocation for WriteFileInvocation {
     fn description(&self) -> String {
         format!(
             "Writing to {}",
-            shorten_path(&make_relative(&self.params.file_path, &self.root))
+            self.proposal.relative(&self.params.file_path)
         )
     }
 
@@ -201,20 +198,6 @@ impl Invocation for WriteFileInvocation {
 
     fn default_permission(&self) -> Permission {
         Permission::Ask
-    }
-
-    fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
-        let Prepared { current, .. } = self.prepare(workspace)?;
-        let title = format!(
-            "Confirm Write: {}",
-            shorten_path(&make_relative(&self.params.file_path, &self.root))
-        );
-        Ok(Confirmation::Edit(EditConfirmation::new(
-            title,
-            &self.params.file_path,
-            current.map(|d| d.text),
-            self.params.content.clone(),
-        )))
     }
 
     fn modified(&self, asked: &EditConfirmation, content: String) -> Option<Box<dyn Invocation>> {
@@ -229,9 +212,22 @@ impl Invocation for WriteFileInvocation {
         };
         Some(Box::new(WriteFileInvocation {
             params,
-            root: self.root.clone(),
-            proposal: Some(asked.proposed.clone()),
+            proposal: self.proposal.modified(asked),
         }))
+    }
+
+    fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
+        let Prepared { current, .. } = self.prepare(workspace)?;
+        let title = format!(
+            "Confirm Write: {}",
+            self.proposal.relative(&self.params.file_path)
+        );
+        Ok(Confirmation::Edit(EditConfirmation::new(
+            title,
+            &self.params.file_path,
+            current.map(|d| d.text),
+            self.params.content.clone(),
+        )))
     }
 
     fn execute(
@@ -277,10 +273,7 @@ impl Invocation for WriteFileInvocation {
             ));
         }
         let old = current.map(|d| d.text).unwrap_or_default();
-        let diff = match &self.proposal {
-            Some(proposal) => FileDiff::modified(shown, old, proposal, p.content.clone()),
-            None => FileDiff::new(shown, old, p.content.clone()),
-        };
+        let diff = self.proposal.diff(shown, old, p.content.clone());
         Ok(ToolResult::new(message, Display::Diff(Box::new(diff))))
     }
 }

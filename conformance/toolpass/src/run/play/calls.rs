@@ -104,47 +104,50 @@ impl Player<'_> {
             .await
     }
 
-    /// The `async` call `id` names, taken out of flight.
-    pub(super) fn running(&mut self, id: &str) -> Result<Running, Abort> {
-        self.running.remove(id).ok_or_else(|| {
+    pub(super) async fn join(&mut self, join: &Join) -> StepOutcome {
+        self.land(&join.call_id, join.timeout_ms, join.expect.as_ref(), None)
+            .await
+    }
+
+    pub(super) async fn cancel(&mut self, cancel: &Cancel) -> StepOutcome {
+        let reason = Some(cancel.reason.clone());
+        self.land(
+            &cancel.call_id,
+            cancel.timeout_ms,
+            cancel.expect.as_ref(),
+            reason,
+        )
+        .await
+    }
+
+    /// Takes the `async` call `id` out of flight, cancels it when `cancel`
+    /// holds a reason (or none), and judges its answer, awaited at most
+    /// `timeout_ms` (the runner's timeout when absent).
+    async fn land(
+        &mut self,
+        id: &str,
+        timeout_ms: Option<u64>,
+        expect: Option<&toolpass_scenario::Expect>,
+        cancel: Option<Option<String>>,
+    ) -> StepOutcome {
+        let running = self.running.remove(id).ok_or_else(|| {
             Abort::Scenario(Failure::new(
                 "call",
                 format!("no async call `{id}` is in flight"),
             ))
-        })
-    }
-
-    pub(super) async fn join(&mut self, join: &Join) -> StepOutcome {
-        let running = self.running(&join.call_id)?;
-        let limit = join.timeout_ms.map_or(self.timeout, Duration::from_millis);
+        })?;
+        if let Some(reason) = cancel {
+            let request_id = running.pending.id().clone();
+            self.connection
+                .notify(Notification::new::<method::Cancelled>(&CancelledParams {
+                    request_id,
+                    reason,
+                }));
+        }
+        let limit = timeout_ms.map_or(self.timeout, Duration::from_millis);
         let answer = self.connection.finish_request(running.pending, limit).await;
-        self.settle(
-            &running.tool,
-            answer,
-            join.expect.as_ref(),
-            join.call_id.value.clone(),
-        )
-        .await
-    }
-
-    pub(super) async fn cancel(&mut self, cancel: &Cancel) -> StepOutcome {
-        let running = self.running(&cancel.call_id)?;
-        self.connection
-            .notify(Notification::new::<method::Cancelled>(&CancelledParams {
-                request_id: running.pending.id().clone(),
-                reason: cancel.reason.clone(),
-            }));
-        let limit = cancel
-            .timeout_ms
-            .map_or(self.timeout, Duration::from_millis);
-        let answer = self.connection.finish_request(running.pending, limit).await;
-        self.settle(
-            &running.tool,
-            answer,
-            cancel.expect.as_ref(),
-            cancel.call_id.value.clone(),
-        )
-        .await
+        self.settle(&running.tool, answer, expect, id.to_owned())
+            .await
     }
 
     /// Sends a request: its result, a failure of the step (a JSON-RPC error
