@@ -146,7 +146,10 @@ fn contenders(corpus: &Path, rg: &str) -> Vec<Contender> {
             let result = tool
                 .build(&json!({ "pattern": TOOL_PATTERN }), &session)
                 .expect("a valid call")
-                .execute(&session)
+                .execute(
+                    &session,
+                    &toolpass_tools::context::InvocationContext::detached(),
+                )
                 .expect("the search ran");
             // "Found N matches ...": all of them, though the text is cut.
             result

@@ -23,6 +23,12 @@ open_vocabulary! {
         FsStat => "fs.stat",
         /// An MCP server connection drops.
         McpDisconnect => "mcp.disconnect",
+        /// The next call parks when it starts executing, sends one update,
+        /// and waits until it is cancelled (`notifications/cancelled`), so
+        /// a scenario can cancel a call in flight without a tool that runs
+        /// long on its own. A testing aid the reference offers; a real tool
+        /// layer need not.
+        CallPark => "call.park",
     }
 }
 
@@ -44,6 +50,13 @@ pub enum Feature {
     /// Calls can stop at `awaiting_confirmation`, answered by
     /// `toolpass/confirm`.
     Confirm,
+    /// `notifications/cancelled` reaches a call in flight, and the call is
+    /// answered with `status: cancelled` (or with its result, when it had
+    /// already finished).
+    Cancel,
+    /// `notifications/progress` during a call that carried a
+    /// `progressToken`: what the tool streams while it runs.
+    Updates,
     /// `toolpass/batch`: several calls at once under the batch output budget.
     Batch,
     /// `toolpass/notice` notifications for out-of-band events.
@@ -72,7 +85,10 @@ impl Feature {
         Feature::Fault(FaultPoint::WriteBeforeCommit),
         Feature::Fault(FaultPoint::FsStat),
         Feature::Fault(FaultPoint::McpDisconnect),
+        Feature::Fault(FaultPoint::CallPark),
         Feature::Confirm,
+        Feature::Cancel,
+        Feature::Updates,
         Feature::Batch,
         Feature::Notices,
         Feature::DeferredTools,
@@ -88,6 +104,8 @@ impl Feature {
             "sessions" => Feature::Sessions,
             "prior_read" => Feature::PriorRead,
             "confirm" => Feature::Confirm,
+            "cancel" => Feature::Cancel,
+            "updates" => Feature::Updates,
             "batch" => Feature::Batch,
             "notices" => Feature::Notices,
             "deferred_tools" => Feature::DeferredTools,
@@ -119,6 +137,8 @@ impl fmt::Display for Feature {
             Feature::PriorRead => "prior_read",
             Feature::Fault(point) => return write!(f, "{FAULT_PREFIX}{point}"),
             Feature::Confirm => "confirm",
+            Feature::Cancel => "cancel",
+            Feature::Updates => "updates",
             Feature::Batch => "batch",
             Feature::Notices => "notices",
             Feature::DeferredTools => "deferred_tools",

@@ -347,6 +347,20 @@ impl Serialize for RequestId {
     }
 }
 
+/// A string or an integer, as JSON-RPC (and MCP's `ProgressToken`) allow.
+impl schemars::JsonSchema for RequestId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RequestId".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A string or an integer.",
+            "type": ["string", "integer"],
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
         struct IdVisitor;

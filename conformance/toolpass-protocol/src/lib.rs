@@ -71,7 +71,9 @@ pub use jsonrpc::{
     JSONRPC_VERSION, Message, Notification, Request, RequestId, Response, ResponseError,
 };
 pub use line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
-pub use notice::{LogLevel, LogMessageParams, NoticeParams};
+pub use notice::{
+    CancelledParams, LogLevel, LogMessageParams, NoticeParams, ProgressParams, ProgressToken,
+};
 pub use outcome::{
     Confirmation, Content, DiffStat, Outcome, OutcomeMeta, OutcomeSummary, Question,
     QuestionOption, ResultDisplay, Status, Todo, TodoStatus, ToolError, ToolpassOutcome,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::initialize::{InitializeParams, InitializeResult};
-use crate::notice::{LogMessageParams, NoticeParams};
+use crate::notice::{CancelledParams, LogMessageParams, NoticeParams, ProgressParams};
 use crate::outcome::Outcome;
 use crate::session::{EmptyResult, SessionCloseParams, SessionOpenParams, SessionOpenResult};
 use crate::tools::{BatchParams, BatchResult, ConfirmParams, FaultParams, ToolsCallParams};
@@ -33,6 +33,11 @@ pub const SESSION_CLOSE: &str = "toolpass/session.close";
 pub const NOTICE: &str = "toolpass/notice";
 /// `notifications/message` (notification): MCP's log message.
 pub const LOG_MESSAGE: &str = "notifications/message";
+/// `notifications/progress` (notification): an update while a call runs.
+pub const PROGRESS: &str = "notifications/progress";
+/// `notifications/cancelled` (notification, runner to implementation):
+/// stop a request in flight.
+pub const CANCELLED: &str = "notifications/cancelled";
 
 /// A request method: its name, params and result types.
 ///
@@ -90,20 +95,28 @@ methods! {
     SessionClose = SESSION_CLOSE: SessionCloseParams => EmptyResult;
 }
 
-/// [`NOTICE`]
-#[derive(Debug, Clone, Copy)]
-pub enum Notice {}
+macro_rules! notifications {
+    ($( $(#[$doc:meta])* $marker:ident = $name:ident: $params:ty; )+) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy)]
+            pub enum $marker {}
 
-impl NotificationMethod for Notice {
-    const NAME: &'static str = NOTICE;
-    type Params = NoticeParams;
+            impl NotificationMethod for $marker {
+                const NAME: &'static str = $name;
+                type Params = $params;
+            }
+        )+
+    };
 }
 
-/// [`LOG_MESSAGE`]
-#[derive(Debug, Clone, Copy)]
-pub enum LogMessage {}
-
-impl NotificationMethod for LogMessage {
-    const NAME: &'static str = LOG_MESSAGE;
-    type Params = LogMessageParams;
+notifications! {
+    /// [`NOTICE`]
+    Notice = NOTICE: NoticeParams;
+    /// [`LOG_MESSAGE`]
+    LogMessage = LOG_MESSAGE: LogMessageParams;
+    /// [`PROGRESS`]
+    Progress = PROGRESS: ProgressParams;
+    /// [`CANCELLED`]
+    Cancelled = CANCELLED: CancelledParams;
 }

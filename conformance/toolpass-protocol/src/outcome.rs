@@ -82,7 +82,8 @@ pub enum Status {
     Error,
     /// The tool waits for `toolpass/confirm`; `confirmation` says what for.
     AwaitingConfirmation,
-    /// The call was cancelled (the user declined a confirmation).
+    /// The call was cancelled: the user declined a confirmation, or the
+    /// caller cancelled the request (`notifications/cancelled`).
     Cancelled,
 }
 
@@ -118,8 +119,17 @@ pub enum ResultDisplay {
         old: Option<String>,
         /// The content after.
         new: String,
-        /// Lines added and removed.
+        /// Lines added and removed by the model's proposal: the content
+        /// before against what the model asked for (Qwen Code's
+        /// `diffStat.model_*`). The same as the whole change unless the
+        /// user modified the proposal.
         stat: DiffStat,
+        /// With a proposal the user modified (`toolpass/confirm`'s
+        /// `modify`): lines added and removed by the user, the model's
+        /// proposal against what was written (Qwen Code's
+        /// `diffStat.user_*`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user_stat: Option<DiffStat>,
         /// The unified diff, when the implementation renders one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         diff: Option<String>,

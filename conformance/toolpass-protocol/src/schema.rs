@@ -36,6 +36,8 @@ pub fn schemas() -> Vec<SchemaFile> {
     request::<method::SessionClose>(&mut files);
     notification::<method::Notice>(&mut files);
     notification::<method::LogMessage>(&mut files);
+    notification::<method::Progress>(&mut files);
+    notification::<method::Cancelled>(&mut files);
     files.push(generate::<Outcome>(
         "outcome.json".into(),
         "a tool call's Outcome",

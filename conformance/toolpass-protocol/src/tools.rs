@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::feature::FaultPoint;
+use crate::notice::ProgressToken;
 use crate::outcome::Outcome;
 use crate::session::SessionId;
 use crate::strings::open_vocabulary;
@@ -120,10 +121,16 @@ pub struct ToolsCallParams {
 
 /// A call's `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct CallMeta {
-    /// toolpass's member; other members (MCP's `progressToken`) are dropped.
+    /// toolpass's member; other members are dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toolpass: Option<CallContext>,
+    /// MCP's token for `notifications/progress` about this call: with one,
+    /// an implementation offering `updates` sends what the tool streams
+    /// while it runs; without one, it sends none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress_token: Option<ProgressToken>,
 }
 
 /// `_meta.toolpass` of a call: which session, and the call's id within it.
@@ -167,7 +174,8 @@ pub struct BatchResult {
 }
 
 /// `toolpass/confirm` params: the user's answer to an
-/// `awaiting_confirmation` Outcome.
+/// `awaiting_confirmation` Outcome. A `callId` that names no call awaiting
+/// confirmation in the session is a protocol fault: -32602, naming it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmParams {
@@ -240,6 +248,7 @@ impl ToolsCallParams {
             arguments,
             meta: Some(CallMeta {
                 toolpass: Some(context),
+                progress_token: None,
             }),
         }
     }
@@ -247,6 +256,21 @@ impl ToolsCallParams {
     /// The session and call id, when the caller sent them.
     pub fn context(&self) -> Option<&CallContext> {
         self.meta.as_ref()?.toolpass.as_ref()
+    }
+
+    /// The call with MCP's `progressToken`, asking for updates while it
+    /// runs.
+    #[must_use]
+    pub fn with_progress_token(mut self, token: impl Into<ProgressToken>) -> ToolsCallParams {
+        self.meta
+            .get_or_insert_with(CallMeta::default)
+            .progress_token = Some(token.into());
+        self
+    }
+
+    /// The `progressToken` the caller sent, if any.
+    pub fn progress_token(&self) -> Option<&ProgressToken> {
+        self.meta.as_ref()?.progress_token.as_ref()
     }
 }
 

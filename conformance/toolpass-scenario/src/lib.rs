@@ -117,7 +117,7 @@ pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of, private_o
 pub use scenario::{Expect, Level, Scenario};
 pub use schema::{scenario_schema, scenario_schema_value};
 pub use step::{
-    Call, Capture, CaptureSource, Confirm, ExpectFiles, ExpectTools, Fault, Step, StepKind,
-    WaitNotice,
+    Call, Cancel, Capture, CaptureSource, Confirm, ExpectFiles, ExpectTools, Fault, Join, Step,
+    StepKind, WaitNotice, WaitUpdate,
 };
 pub use subset::json_subset;

@@ -399,6 +399,12 @@ fn matchers_mut(scenario: &mut Scenario) -> Vec<(usize, &mut Matcher)> {
             StepKind::Call(call) => vec![&mut call.expect],
             StepKind::Batch(calls) => calls.iter_mut().map(|c| &mut c.value.expect).collect(),
             StepKind::Confirm(confirm) => vec![&mut confirm.expect],
+            StepKind::Join(join) => vec![&mut join.expect],
+            StepKind::Cancel(cancel) => vec![&mut cancel.expect],
+            StepKind::WaitUpdate(wait) => {
+                out.push((n, &mut wait.matcher));
+                Vec::new()
+            }
             StepKind::ExpectFiles(files) => {
                 for expectation in files.files.values_mut() {
                     out.extend(expectation.matches.as_mut().map(|m| (n, m)));

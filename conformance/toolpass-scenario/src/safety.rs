@@ -23,6 +23,8 @@ pub(crate) fn design_dependent(scenario: &Scenario) -> Vec<(Pos, String)> {
                 .filter_map(|c| c.expect.as_ref().map(|e| (c.tool.pos, e)))
                 .collect(),
             StepKind::Confirm(confirm) => confirm.expect.iter().map(|e| (step.pos, e)).collect(),
+            StepKind::Join(join) => join.expect.iter().map(|e| (step.pos, e)).collect(),
+            StepKind::Cancel(cancel) => cancel.expect.iter().map(|e| (step.pos, e)).collect(),
             _ => Vec::new(),
         };
         for (pos, expect) in expects {
@@ -54,6 +56,7 @@ fn judged(expect: &Expect, pos: Pos, found: &mut Vec<(Pos, String)>) {
             expect.persisted_output.is_some(),
             "whether output is spilled",
         ),
+        ("rpc_error", expect.rpc_error.is_some(), "a protocol error"),
     ];
     for (key, present, what) in keys {
         if present {

@@ -163,6 +163,11 @@ pub struct Expect {
     /// Whether `_meta.toolpass.persistedOutputPath` is present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persisted_output: Option<bool>,
+    /// The request is answered with a JSON-RPC error of this code instead
+    /// of an Outcome: a protocol fault, such as -32602 for a `confirm` of a
+    /// call that awaits none. The only key when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpc_error: Option<i64>,
     /// Two or more alternatives, one of which the Outcome must meet; the
     /// only key when present (`{any_of: [{status: success}, {status:
     /// error}]}`: the safety profile's "the edit lands or is refused").
@@ -205,8 +210,8 @@ impl Scenario {
     }
 
     /// The features the scenario needs: those it `requires` and those its
-    /// steps imply (`batch`, `confirm`, `notices`, `fault:<point>`, and
-    /// `sessions` for a config or any of those).
+    /// steps imply (`batch`, `confirm`, `notices`, `cancel`, `updates`,
+    /// `fault:<point>`, and `sessions` for a config or any of those).
     pub fn features(&self) -> BTreeSet<Feature> {
         let mut features: BTreeSet<Feature> =
             self.requires.iter().map(|f| f.value.clone()).collect();
@@ -215,6 +220,8 @@ impl Scenario {
                 StepKind::Batch(_) => features.insert(Feature::Batch),
                 StepKind::Confirm(_) => features.insert(Feature::Confirm),
                 StepKind::WaitNotice(_) => features.insert(Feature::Notices),
+                StepKind::Cancel(_) => features.insert(Feature::Cancel),
+                StepKind::WaitUpdate(_) => features.insert(Feature::Updates),
                 StepKind::Fault(fault) => {
                     features.insert(Feature::Fault(fault.point.value.clone()))
                 }

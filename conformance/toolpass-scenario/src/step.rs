@@ -1,9 +1,10 @@
 //! Steps: what a scenario does, in order, and what it expects at each
 //! point.
 //!
-//! A step is a map with one *kind* key (`call`, `batch`, `confirm`, `fs`,
-//! `fault`, `expect_tools`, `expect_files`, `wait_notice`, `capture`) and
-//! the keys that go with that kind, e.g. `call` with `id`, `args`, `expect`.
+//! A step is a map with one *kind* key (`call`, `join`, `cancel`, `batch`,
+//! `confirm`, `fs`, `fault`, `expect_tools`, `expect_files`, `wait_notice`,
+//! `wait_update`, `capture`) and the keys that go with that kind, e.g.
+//! `call` with `id`, `args`, `expect`, `async`.
 //! `level` goes with every kind and overrides the scenario's level for that
 //! step, so one scenario can judge bytes at `required` and prose at
 //! `recommended`.
@@ -40,6 +41,12 @@ pub struct Step {
 pub enum StepKind {
     /// `call: <tool>`: one `tools/call`.
     Call(Call),
+    /// `join: <call id>`: waits for the answer to an `async` call and
+    /// judges it.
+    Join(Join),
+    /// `cancel: <call id>`: cancels an `async` call in flight
+    /// (`notifications/cancelled`), waits for its answer and judges it.
+    Cancel(Cancel),
     /// `batch: [calls]`: one `toolpass/batch`; each call has its own
     /// `expect`, judged against its result.
     Batch(Vec<Located<Call>>),
@@ -57,6 +64,9 @@ pub enum StepKind {
     /// `wait_notice: <matcher>`: a `toolpass/notice` whose text matches
     /// arrives in time.
     WaitNotice(WaitNotice),
+    /// `wait_update: <matcher>`: an update (`notifications/progress`) of a
+    /// call whose text matches arrives in time.
+    WaitUpdate(WaitUpdate),
     /// `capture: {name: regex}`: binds variables from the last Outcome.
     Capture(Capture),
 }
@@ -79,6 +89,55 @@ pub struct Call {
     /// What the Outcome must be; nothing is checked when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
+    /// Sent without waiting for the answer, which a later `join` or
+    /// `cancel` step waits for and judges; the steps between run while the
+    /// call is in flight. Needs an `id`; not in a batch.
+    #[serde(default, rename = "async", skip_serializing_if = "is_false")]
+    pub run_async: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
+}
+
+/// A `join` step: the answer to an `async` call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Join {
+    /// The call, by its `id`.
+    pub call_id: Located<String>,
+    /// What its Outcome must be.
+    pub expect: Option<Expect>,
+    /// How long to wait for the answer, in milliseconds; the runner's
+    /// request timeout when absent.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A `cancel` step: `notifications/cancelled` for an `async` call, then
+/// its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cancel {
+    /// The call, by its `id`.
+    pub call_id: Located<String>,
+    /// The `reason` sent with the cancellation.
+    pub reason: Option<String>,
+    /// What its Outcome must be (`{status: cancelled}` for a call that
+    /// could not have finished).
+    pub expect: Option<Expect>,
+    /// How long to wait for the answer, in milliseconds; the runner's
+    /// request timeout when absent.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A `wait_update` step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitUpdate {
+    /// A matcher on the update's text (`message`).
+    pub matcher: Matcher,
+    /// Only updates of this call count (its `progressToken` is its id);
+    /// any call's when absent.
+    pub call_id: Option<Located<String>>,
+    /// How long to wait, in milliseconds; the runner's default when absent.
+    pub timeout_ms: Option<u64>,
 }
 
 /// A `confirm` step: the user's answer to a call awaiting confirmation.
@@ -189,7 +248,9 @@ pub enum CaptureSource {
 /// The step kinds' keys, and the keys that go with each (`level` goes with
 /// all).
 pub(crate) const KINDS: &[(&str, &[&str])] = &[
-    ("call", &["id", "args", "expect"]),
+    ("call", &["id", "args", "expect", "async"]),
+    ("join", &["expect", "timeout_ms"]),
+    ("cancel", &["reason", "expect", "timeout_ms"]),
     ("batch", &[]),
     (
         "confirm",
@@ -200,6 +261,7 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("expect_tools", &[]),
     ("expect_files", &["exact"]),
     ("wait_notice", &["kind", "timeout_ms"]),
+    ("wait_update", &["call_id", "timeout_ms"]),
     ("capture", &["from"]),
 ];
 
@@ -217,17 +279,30 @@ struct RawStep {
     /// With `call`: the arguments; strings are templates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     args: Option<Args>,
-    /// With `call` or `confirm`: what the Outcome must be.
+    /// With `call`, `join`, `cancel` or `confirm`: what the Outcome must be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expect: Option<Expect>,
+    /// With `call`: send it without waiting; a later `join` or `cancel`
+    /// judges its answer.
+    #[serde(default, rename = "async", skip_serializing_if = "Option::is_none")]
+    run_async: Option<bool>,
+    /// Waits for the answer to the `async` call with this id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    join: Option<Located<String>>,
+    /// Cancels the `async` call with this id and waits for its answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cancel: Option<Located<String>>,
+    /// With `cancel`: the reason sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
     /// A `toolpass/batch` of these calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     batch: Option<Vec<Located<Call>>>,
     /// Answers a call awaiting confirmation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     confirm: Option<ConfirmOutcome>,
-    /// With `confirm`: the `id` of the call answered; the latest awaiting
-    /// call when absent.
+    /// With `confirm`: the `id` of the call answered (the latest awaiting
+    /// call when absent); with `wait_update`: the call whose updates count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     call_id: Option<Located<String>>,
     /// With `confirm: modify`: the content the user edited the proposal
@@ -258,7 +333,11 @@ struct RawStep {
     /// With `wait_notice`: only notices of this kind count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     kind: Option<String>,
-    /// With `wait_notice`: milliseconds to wait.
+    /// Waits for an update (`notifications/progress`) whose text matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wait_update: Option<Matcher>,
+    /// With `wait_notice`, `wait_update`, `join` or `cancel`: milliseconds
+    /// to wait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<u64>,
     /// Binds variables: name → regex over the last Outcome.
@@ -275,8 +354,10 @@ struct RawStep {
 impl RawStep {
     /// The keys present, in `KINDS` order for the kinds.
     fn present(&self) -> Vec<&'static str> {
-        let keys: [(&'static str, bool); 20] = [
+        let keys: [(&'static str, bool); 25] = [
             ("call", self.call.is_some()),
+            ("join", self.join.is_some()),
+            ("cancel", self.cancel.is_some()),
             ("batch", self.batch.is_some()),
             ("confirm", self.confirm.is_some()),
             ("fs", self.fs.is_some()),
@@ -284,10 +365,13 @@ impl RawStep {
             ("expect_tools", self.expect_tools.is_some()),
             ("expect_files", self.expect_files.is_some()),
             ("wait_notice", self.wait_notice.is_some()),
+            ("wait_update", self.wait_update.is_some()),
             ("capture", self.capture.is_some()),
             ("id", self.id.is_some()),
             ("args", self.args.is_some()),
             ("expect", self.expect.is_some()),
+            ("async", self.run_async.is_some()),
+            ("reason", self.reason.is_some()),
             ("call_id", self.call_id.is_some()),
             ("modified_content", self.modified_content.is_some()),
             ("answers", self.answers.is_some()),
@@ -345,6 +429,18 @@ impl RawStep {
                 id: self.id,
                 args: self.args.unwrap_or_default(),
                 expect: self.expect,
+                run_async: self.run_async.unwrap_or(false),
+            }),
+            "join" => StepKind::Join(Join {
+                call_id: self.join.unwrap_or_default(),
+                expect: self.expect,
+                timeout_ms: self.timeout_ms,
+            }),
+            "cancel" => StepKind::Cancel(Cancel {
+                call_id: self.cancel.unwrap_or_default(),
+                reason: self.reason,
+                expect: self.expect,
+                timeout_ms: self.timeout_ms,
             }),
             "batch" => StepKind::Batch(self.batch.unwrap_or_default()),
             "confirm" => StepKind::Confirm(Confirm {
@@ -367,6 +463,11 @@ impl RawStep {
             "wait_notice" => StepKind::WaitNotice(WaitNotice {
                 matcher: self.wait_notice.unwrap_or_else(|| Matcher::new(Vec::new())),
                 kind: self.kind,
+                timeout_ms: self.timeout_ms,
+            }),
+            "wait_update" => StepKind::WaitUpdate(WaitUpdate {
+                matcher: self.wait_update.unwrap_or_else(|| Matcher::new(Vec::new())),
+                call_id: self.call_id,
                 timeout_ms: self.timeout_ms,
             }),
             _ => StepKind::Capture(Capture {
@@ -393,6 +494,18 @@ impl RawStep {
                 raw.id = call.id.clone();
                 raw.args = Some(call.args.clone());
                 raw.expect = call.expect.clone();
+                raw.run_async = call.run_async.then_some(true);
+            }
+            StepKind::Join(join) => {
+                raw.join = Some(join.call_id.clone());
+                raw.expect = join.expect.clone();
+                raw.timeout_ms = join.timeout_ms;
+            }
+            StepKind::Cancel(cancel) => {
+                raw.cancel = Some(cancel.call_id.clone());
+                raw.reason = cancel.reason.clone();
+                raw.expect = cancel.expect.clone();
+                raw.timeout_ms = cancel.timeout_ms;
             }
             StepKind::Batch(calls) => raw.batch = Some(calls.clone()),
             StepKind::Confirm(confirm) => {
@@ -412,6 +525,11 @@ impl RawStep {
             StepKind::WaitNotice(wait) => {
                 raw.wait_notice = Some(wait.matcher.clone());
                 raw.kind = wait.kind.clone();
+                raw.timeout_ms = wait.timeout_ms;
+            }
+            StepKind::WaitUpdate(wait) => {
+                raw.wait_update = Some(wait.matcher.clone());
+                raw.call_id = wait.call_id.clone();
                 raw.timeout_ms = wait.timeout_ms;
             }
             StepKind::Capture(capture) => {
@@ -441,7 +559,7 @@ impl<'de> Visitor<'de> for RawStepVisitor {
     type Value = RawStep;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a step: a map with one of call, batch, confirm, fs, ...")
+        f.write_str("a step: a map with one of call, join, cancel, batch, confirm, fs, ...")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawStep, A::Error> {
@@ -455,6 +573,8 @@ impl<'de> Visitor<'de> for RawStepVisitor {
                 ($($name:ident),*) => {
                     match key.as_str() {
                         $(stringify!($name) => raw.$name = Some(map.next_value()?),)*
+                                // A Rust keyword: the field has another name.
+                        "async" => raw.run_async = Some(map.next_value()?),
                         _ => return Err(de::Error::custom(unknown_key(&key, step_kind))),
                     }
                 };
@@ -464,6 +584,9 @@ impl<'de> Visitor<'de> for RawStepVisitor {
                 id,
                 args,
                 expect,
+                join,
+                cancel,
+                reason,
                 batch,
                 confirm,
                 call_id,
@@ -477,6 +600,7 @@ impl<'de> Visitor<'de> for RawStepVisitor {
                 wait_notice,
                 kind,
                 timeout_ms,
+                wait_update,
                 capture,
                 from,
                 level
@@ -568,6 +692,8 @@ impl Step {
     pub fn kind_name(&self) -> &'static str {
         match self.kind {
             StepKind::Call(_) => "call",
+            StepKind::Join(_) => "join",
+            StepKind::Cancel(_) => "cancel",
             StepKind::Batch(_) => "batch",
             StepKind::Confirm(_) => "confirm",
             StepKind::Fs(_) => "fs",
@@ -575,6 +701,7 @@ impl Step {
             StepKind::ExpectTools(_) => "expect_tools",
             StepKind::ExpectFiles(_) => "expect_files",
             StepKind::WaitNotice(_) => "wait_notice",
+            StepKind::WaitUpdate(_) => "wait_update",
             StepKind::Capture(_) => "capture",
         }
     }

@@ -44,6 +44,7 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
         problems: Vec::new(),
         defined: BTreeSet::from([ROOT.to_owned(), OUTSIDE.to_owned()]),
         call_ids: BTreeSet::new(),
+        in_flight: BTreeMap::new(),
         snapshots: BTreeMap::new(),
         step: 0,
         links: Links::of(scenario),
@@ -60,6 +61,8 @@ struct Checker {
     defined: BTreeSet<String>,
     /// Call ids seen so far.
     call_ids: BTreeSet<String>,
+    /// `async` calls not yet joined or cancelled, with their position.
+    in_flight: BTreeMap<String, Pos>,
     /// Snapshot names seen so far, with their step.
     snapshots: BTreeMap<String, usize>,
     /// The step being checked, from 1.
@@ -114,6 +117,15 @@ impl Checker {
             }
             self.step_kind(&step.kind, step.pos);
         }
+        for (id, pos) in std::mem::take(&mut self.in_flight) {
+            self.report(
+                pos,
+                format!(
+                    "the async call `{id}` is never joined: end it with a `join: {id}` or \
+                     `cancel: {id}` step"
+                ),
+            );
+        }
     }
 
     fn feature(&mut self, feature: &Located<Feature>) {
@@ -129,11 +141,43 @@ impl Checker {
     fn step_kind(&mut self, kind: &StepKind, pos: Pos) {
         match kind {
             StepKind::Call(call) => self.call(call),
+            StepKind::Join(join) => {
+                self.joined(&join.call_id, "join");
+                self.timeout(join.timeout_ms, pos);
+                if let Some(expect) = &join.expect {
+                    self.expect(expect, pos);
+                }
+            }
+            StepKind::Cancel(cancel) => {
+                self.joined(&cancel.call_id, "cancel");
+                self.timeout(cancel.timeout_ms, pos);
+                if let Some(expect) = &cancel.expect {
+                    self.expect(expect, pos);
+                }
+            }
+            StepKind::WaitUpdate(wait) => {
+                self.matcher(&wait.matcher);
+                if let Some(id) = &wait.call_id
+                    && !self.call_ids.contains(id.as_str())
+                {
+                    self.report(
+                        id.pos,
+                        format!("no earlier call has the id `{}`", id.as_str()),
+                    );
+                }
+                self.timeout(wait.timeout_ms, pos);
+            }
             StepKind::Batch(calls) => {
                 if calls.is_empty() {
                     self.report(pos, "a batch needs at least one call");
                 }
                 for call in calls {
+                    if call.run_async {
+                        self.report(
+                            call.tool.pos,
+                            "a call of a batch cannot be async: the batch answers all its calls at once",
+                        );
+                    }
                     self.call(call);
                 }
             }
@@ -215,9 +259,7 @@ impl Checker {
             }
             StepKind::WaitNotice(wait) => {
                 self.matcher(&wait.matcher);
-                if wait.timeout_ms == Some(0) {
-                    self.report(pos, "a timeout of 0 ms waits for nothing");
-                }
+                self.timeout(wait.timeout_ms, pos);
             }
             StepKind::Capture(capture) => self.capture(capture, pos),
         }
@@ -240,7 +282,49 @@ impl Checker {
             self.confined(text.value, text.pos, &Base::root());
         }
         if let Some(expect) = &call.expect {
+            if call.run_async {
+                self.report(
+                    call.tool.pos,
+                    "an async call is judged where its answer is awaited: put `expect` on its \
+                     `join` or `cancel` step",
+                );
+            }
             self.expect(expect, call.tool.pos);
+        }
+        if call.run_async {
+            match &call.id {
+                Some(id) => {
+                    self.in_flight.insert(id.value.clone(), id.pos);
+                }
+                None => self.report(
+                    call.tool.pos,
+                    "an async call needs an `id`: its `join` or `cancel` step names it",
+                ),
+            }
+        }
+    }
+
+    /// A `join` or `cancel` of `id`: it must name an async call in flight.
+    fn joined(&mut self, id: &Located<String>, step: &str) {
+        if self.in_flight.remove(id.as_str()).is_some() {
+            return;
+        }
+        let message = if self.call_ids.contains(id.as_str()) {
+            format!(
+                "`{step}: {}` names a call that is not in flight: only an async call not yet \
+                 joined or cancelled can be",
+                id.as_str()
+            )
+        } else {
+            let ids: Vec<&str> = self.in_flight.keys().map(String::as_str).collect();
+            suggest::unknown("async call", id.as_str(), &ids)
+        };
+        self.report(id.pos, message);
+    }
+
+    fn timeout(&mut self, timeout_ms: Option<u64>, pos: Pos) {
+        if timeout_ms == Some(0) {
+            self.report(pos, "a timeout of 0 ms waits for nothing");
         }
     }
 
@@ -248,6 +332,19 @@ impl Checker {
     fn expect(&mut self, expect: &Expect, pos: Pos) {
         if !expect.any_of.is_empty() {
             self.any_of(expect, pos);
+        }
+        if expect.rpc_error.is_some()
+            && *expect
+                != (Expect {
+                    rpc_error: expect.rpc_error,
+                    ..Expect::default()
+                })
+        {
+            self.report(
+                pos,
+                "`rpc_error` goes alone: a request answered with a JSON-RPC error has no Outcome \
+                 to judge",
+            );
         }
         if let Some(code) = &expect.error {
             if ErrorCode::parse(code).is_none() {

@@ -16,7 +16,7 @@ use toolpass_protocol::{
 
 use crate::error::{CallError, CallErrorKind, StartError, StartErrorKind};
 use crate::implementation::Implementation;
-use crate::process::Process;
+use crate::process::{PendingReply, Process};
 
 /// The MCP notification a client sends once it has read the `initialize`
 /// answer; MCP servers may refuse requests until it arrives.
@@ -265,6 +265,33 @@ impl Connection {
         timeout: Duration,
     ) -> Result<Value, CallError> {
         self.process.request_value::<M>(params, timeout).await
+    }
+
+    /// Sends a request for method `M` without waiting for its answer: the
+    /// answer is awaited with [`Connection::finish_request`], and other
+    /// requests may go out meanwhile (a call joined or cancelled later).
+    pub async fn start_request<M: Method>(
+        &mut self,
+        params: &M::Params,
+    ) -> Result<PendingReply, CallError> {
+        self.process.begin::<M>(params).await
+    }
+
+    /// Waits at most `timeout` for the answer to a request
+    /// [`Connection::start_request`] sent; its result undecoded, as
+    /// [`Connection::request_value`] returns it.
+    pub async fn finish_request(
+        &mut self,
+        pending: PendingReply,
+        timeout: Duration,
+    ) -> Result<Value, CallError> {
+        self.process.finish_value(pending, timeout).await
+    }
+
+    /// Sends a notification (`notifications/cancelled`); lost silently if
+    /// the process is ending.
+    pub fn notify(&self, notification: Notification) {
+        self.process.notify(notification);
     }
 
     /// Declares the connection dead because a result could not be used

@@ -54,4 +54,5 @@ mod stderr;
 pub use connection::{Connection, Options, Peer, Supervisor};
 pub use error::{CallError, CallErrorKind, StartError, StartErrorKind};
 pub use implementation::{Implementation, ROOT_PLACEHOLDER};
+pub use process::PendingReply;
 pub use reference::{Profile, REFERENCE_SERVER_ENV, on_path, reference_server};

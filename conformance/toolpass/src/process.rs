@@ -47,6 +47,29 @@ pub(crate) struct Process {
     grace: Duration,
 }
 
+/// A request sent and not yet answered.
+pub struct PendingReply {
+    id: RequestId,
+    method: &'static str,
+    receiver: oneshot::Receiver<Reply>,
+}
+
+impl PendingReply {
+    /// The request's JSON-RPC id, which a cancellation names.
+    pub fn id(&self) -> &RequestId {
+        &self.id
+    }
+}
+
+impl std::fmt::Debug for PendingReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingReply")
+            .field("id", &self.id)
+            .field("method", &self.method)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A reply and the raw line it came on, for error reports.
 struct Reply {
     response: Response,
@@ -255,19 +278,60 @@ impl Process {
         params: &M::Params,
         timeout: Duration,
     ) -> Result<Reply, CallError> {
+        let pending = self.begin::<M>(params).await?;
+        self.wait(pending, timeout).await
+    }
+
+    /// Sends a request for method `M` without waiting for its answer, which
+    /// [`Process::finish_value`] waits for: other requests may go out
+    /// meanwhile.
+    pub(crate) async fn begin<M: Method>(
+        &mut self,
+        params: &M::Params,
+    ) -> Result<PendingReply, CallError> {
         self.next_id += 1;
         let request = Request::new::<M>(self.next_id, params);
-        let receiver = match self.shared.start_request(request) {
-            Ok(receiver) => receiver,
-            Err(_) => return Err(self.dead(M::NAME).await),
-        };
+        let id = request.id.clone();
+        match self.shared.start_request(request) {
+            Ok(receiver) => Ok(PendingReply {
+                id,
+                method: M::NAME,
+                receiver,
+            }),
+            Err(()) => Err(self.dead(M::NAME).await),
+        }
+    }
+
+    /// Waits at most `timeout` for the answer to a request [`Process::begin`]
+    /// sent, and returns its result undecoded.
+    pub(crate) async fn finish_value(
+        &mut self,
+        pending: PendingReply,
+        timeout: Duration,
+    ) -> Result<Value, CallError> {
+        let method = pending.method;
+        let reply = self.wait(pending, timeout).await?;
+        match reply.response.result {
+            Ok(value) => Ok(value),
+            Err(error) => Err(CallError::new(
+                CallErrorKind::ErrorResponse(error),
+                method,
+                self.stderr_tail(),
+            )),
+        }
+    }
+
+    async fn wait(&mut self, pending: PendingReply, timeout: Duration) -> Result<Reply, CallError> {
+        let PendingReply {
+            method, receiver, ..
+        } = pending;
         match tokio::time::timeout(timeout, receiver).await {
             Ok(Ok(reply)) => Ok(reply),
             // The sender was dropped: the connection died while waiting.
-            Ok(Err(_)) => Err(self.dead(M::NAME).await),
+            Ok(Err(_)) => Err(self.dead(method).await),
             Err(_) => {
                 self.shared.fail(CallErrorKind::Timeout { after: timeout });
-                Err(self.dead(M::NAME).await)
+                Err(self.dead(method).await)
             }
         }
     }

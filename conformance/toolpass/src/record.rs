@@ -56,6 +56,13 @@ pub fn record(text: &str, scenario: &Scenario, result: &ScenarioResult) -> Recor
         if call.expect.is_some() {
             continue;
         }
+        if call.run_async {
+            notes.push(format!(
+                "step {index}: an async call is judged at its join or cancel step; write that \
+                 step's expect by hand"
+            ));
+            continue;
+        }
         let Some(observed) = result
             .observed
             .iter()

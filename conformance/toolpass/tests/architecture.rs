@@ -11,6 +11,9 @@
 //! - No type of the workspace carries the `non_exhaustive` attribute.
 //! - Scenarios are data: nothing under `scenarios/` is code.
 //! - Every crate opts into the workspace lints.
+//! - Async (tokio) lives at the process edges only: the runner and the
+//!   server; the tool layer, the protocol and the scenario format are
+//!   synchronous.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -120,6 +123,30 @@ fn the_process_runner_links_neither_the_tools_nor_the_protocol() {
         names_dependency(&text, "portable-pty"),
         "this test no longer reads the runner's manifest the way it is written"
     );
+}
+
+#[test]
+fn async_lives_only_at_the_process_edges() {
+    // The server's dispatcher and the runner's supervisor are async; the
+    // tools they call are plain functions, run on a blocking pool.
+    for dir in [
+        "reference/toolpass-core",
+        "reference/toolpass-tools",
+        "reference/toolpass-shell",
+        "conformance/toolpass-protocol",
+        "conformance/toolpass-scenario",
+    ] {
+        assert!(
+            !names_dependency(&manifest(dir), "tokio"),
+            "{dir} depends on tokio: keep async in the runner and the server's edge"
+        );
+    }
+    for dir in ["reference/toolpass-server", "conformance/toolpass"] {
+        assert!(
+            names_dependency(&manifest(dir), "tokio"),
+            "this test no longer reads manifests the way they are written"
+        );
+    }
 }
 
 #[test]

@@ -119,3 +119,21 @@ fn a_second_record_changes_nothing() {
     assert_eq!(twice.text, once);
     assert_eq!(twice.expectations, 0);
 }
+
+#[test]
+fn an_async_call_is_left_with_a_note_naming_where_it_is_judged() {
+    let text = "title: t\nspec: s\nsteps:\n  - call: read_file\n    id: slow\n    async: true\n  - join: slow\n";
+    let scenario = parse_str(text, "r").unwrap();
+    let mut result = result();
+    // Its Outcome arrives at the join, step 2.
+    result.observed = vec![observed(2, Status::Success, None, "a\n")];
+    result.sandbox_after = None;
+    let recorded = record(text, &scenario, &result);
+    assert_eq!(recorded.expectations, 0);
+    assert_eq!(recorded.text, text);
+    assert!(
+        recorded.notes[0].starts_with("step 1: an async call is judged at its join or cancel step"),
+        "{:?}",
+        recorded.notes
+    );
+}

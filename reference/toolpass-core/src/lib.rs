@@ -15,6 +15,8 @@
 //! - [`snippet`]: the "Showing lines a-b of N" excerpt after an edit.
 //! - [`text`]: byte-level fidelity: BOM, line endings, legacy encodings.
 //! - [`truncate`]: head/tail truncation by characters and lines.
+//! - [`approval`]: whether a call runs, asks the user or is refused, by
+//!   approval mode and tool.
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -29,6 +31,7 @@
     )
 )]
 
+pub mod approval;
 pub mod edit;
 pub mod fold;
 pub mod matching;

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde_json::{Map, Value, json};
 use toolpass_protocol::method::{self, Method};
 use toolpass_protocol::{
-    CallContext, CallMeta, Implementation, InitializeParams, Message, Outcome, Request, RequestId,
+    CallContext, Implementation, InitializeParams, Message, Outcome, Request, RequestId,
     SessionConfig, SessionId, SessionOpenParams, ToolsCallParams, parse_line, read_message,
     write_message,
 };
@@ -341,16 +341,11 @@ fn call_request(session: &SessionId, id: RequestId, (name, arguments): &Call) ->
     let Value::Object(arguments) = arguments else {
         bail!("{name}: arguments are not an object");
     };
-    let params = ToolsCallParams {
-        name: (*name).to_owned(),
-        arguments: arguments.clone(),
-        meta: Some(CallMeta {
-            toolpass: Some(CallContext {
-                session_id: session.clone(),
-                call_id: format!("c{id}"),
-            }),
-        }),
+    let context = CallContext {
+        session_id: session.clone(),
+        call_id: format!("c{id}"),
     };
+    let params = ToolsCallParams::new(*name, arguments.clone(), context);
     Ok(Request::new::<method::ToolsCall>(id, &params))
 }
 

@@ -6,6 +6,8 @@ use toolpass_protocol::{
     DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor, ToolDescriptorMeta, ToolKind,
     ToolMeta,
 };
+use toolpass_tools::config::ApprovalMode;
+use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::Display;
 use toolpass_tools::scheduler::CallOutcome;
@@ -37,6 +39,7 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
     let CallOutcome {
         result,
         persisted_output_path,
+        cancelled,
     } = call;
     let display = match result.display {
         Display::Text(text) => ResultDisplay::Text { text },
@@ -44,10 +47,8 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
             path: diff.path,
             old: Some(diff.old),
             new: diff.new,
-            stat: DiffStat {
-                added_lines: diff.stat.added_lines as u64,
-                removed_lines: diff.stat.removed_lines as u64,
-            },
+            stat: diff_stat(diff.stat),
+            user_stat: diff.user_stat.map(diff_stat),
             diff: None,
         },
     };
@@ -57,6 +58,7 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
         .map(|p| p.display().to_string())
         .collect();
     let outcome = match result.error {
+        None if cancelled => Outcome::cancelled(result.llm_content).with_display(display),
         None => Outcome::success(result.llm_content, Some(display)),
         Some(failure) => {
             error_outcome(failure.code, result.llm_content, failure.message).with_display(display)
@@ -67,6 +69,31 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
         Some(path) => outcome.with_persisted_output_path(path.display().to_string()),
         None => outcome,
     }
+}
+
+fn diff_stat(stat: toolpass_tools::result::DiffStat) -> DiffStat {
+    DiffStat {
+        added_lines: stat.added_lines as u64,
+        removed_lines: stat.removed_lines as u64,
+    }
+}
+
+/// The Outcome of a call that waits for the user's answer.
+pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
+    Outcome::awaiting_confirmation(match confirmation {
+        Confirmation::Edit(edit) => toolpass_protocol::Confirmation::Edit {
+            title: edit.title.clone(),
+            path: edit.file_path.clone(),
+            diff: edit.diff.clone(),
+            old: edit.original.clone(),
+            new: edit.proposed.clone(),
+        },
+        Confirmation::Info { title, prompt } => toolpass_protocol::Confirmation::Info {
+            title: title.clone(),
+            prompt: prompt.clone(),
+            urls: Vec::new(),
+        },
+    })
 }
 
 /// A failure Outcome with `code`.
@@ -101,6 +128,7 @@ pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
         ToolErrorCode::GrepExecutionError => ErrorCode::GrepExecutionError,
         ToolErrorCode::LsExecutionError => ErrorCode::LsExecutionError,
         ToolErrorCode::PathIsNotADirectory => ErrorCode::PathIsNotADirectory,
+        ToolErrorCode::ExecutionDenied => ErrorCode::ExecutionDenied,
     }
 }
 
@@ -117,7 +145,20 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
         ),
         truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
         disabled_tools: config.disabled_tools.clone(),
+        approval_mode: config
+            .approval_mode
+            .map_or(defaults.approval_mode, approval_mode),
         ..defaults
+    }
+}
+
+/// The tool layer's approval mode for the wire's.
+fn approval_mode(mode: toolpass_protocol::ApprovalMode) -> ApprovalMode {
+    match mode {
+        toolpass_protocol::ApprovalMode::Plan => ApprovalMode::Plan,
+        toolpass_protocol::ApprovalMode::Default => ApprovalMode::Default,
+        toolpass_protocol::ApprovalMode::AutoEdit => ApprovalMode::AutoEdit,
+        toolpass_protocol::ApprovalMode::Yolo => ApprovalMode::Yolo,
     }
 }
 

@@ -14,19 +14,36 @@
 //! Requests are bounded (64 MiB by default): a longer line is answered with
 //! a JSON-RPC error naming the limit and the flag, read past without being
 //! held, and the next line is served as usual.
+//!
+//! The concurrency model (ARCHITECTURE.md): a reader thread, a dispatcher
+//! task, one worker task per session, tool calls on tokio's blocking pool,
+//! and one writer thread that alone writes stdout.
 
 mod convert;
+mod inflight;
+mod outbound;
 mod server;
+mod sinks;
+mod worker;
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
+use tokio::sync::{Semaphore, mpsc};
 use toolpass_protocol::{
-    DEFAULT_MAX_LINE_BYTES, ReadErrorKind, ResponseError, read_message_limited,
+    DEFAULT_MAX_LINE_BYTES, Message, ReadErrorKind, ResponseError, read_message_limited,
 };
 
-use crate::server::{Mode, Server, unreadable};
+use crate::outbound::Outbound;
+use crate::server::{Inbound, Mode, Server};
+
+/// How many requests may be read and not yet answered. Past it the reader
+/// stops reading until one is answered, as a full pipe would stop the
+/// client: a client that floods requests costs the server at most this
+/// many parsed requests.
+const MAX_IN_FLIGHT: usize = 1024;
 
 const USAGE: &str = "usage: toolpass-server [--mcp] [--root DIR] [--max-request-bytes N]";
 
@@ -83,23 +100,105 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let mut server = Server::new(args.mode);
-    if let Some(root) = args.root
-        && let Err(e) = server.open_implicit(&root)
-    {
-        tracing::error!("--root {}: {e}", root.display());
-        return ExitCode::from(2);
-    }
-    match serve(
-        &mut server,
-        &mut io::stdin().lock(),
-        &mut io::stdout().lock(),
-        args.max_request_bytes,
-    ) {
+    let input = io::BufReader::with_capacity(1 << 16, io::stdin());
+    match run(args, Box::new(input), Box::new(io::stdout())) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Start(message)) => {
+            tracing::error!("{message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Stdio(e)) => {
             tracing::error!("stdio failed: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why the server stopped other than at the end of its input.
+enum Failure {
+    /// It could not start (the implicit session's root, the runtime).
+    Start(String),
+    /// Reading or writing the protocol failed.
+    Stdio(io::Error),
+}
+
+/// Serves `input` until it ends, answering on `output`.
+fn run(
+    args: Args,
+    input: Box<dyn BufRead + Send>,
+    output: Box<dyn Write + Send>,
+) -> Result<(), Failure> {
+    // One thread for the dispatcher and the session workers, which only
+    // route; the tools run on the blocking pool, so sessions still run in
+    // parallel.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| Failure::Start(format!("could not start the runtime: {e}")))?;
+    let (outbound, writer) = Outbound::start(output);
+    let mut server = Server::new(args.mode, outbound);
+    if let Some(root) = &args.root {
+        let _entered = runtime.enter();
+        server
+            .open_implicit(root)
+            .map_err(|e| Failure::Start(format!("--root {}: {e}", root.display())))?;
+    }
+    let (messages, inbound) = mpsc::channel(256);
+    let permits = Arc::new(Semaphore::new(MAX_IN_FLIGHT));
+    let handle = runtime.handle().clone();
+    let max = args.max_request_bytes;
+    let reader = std::thread::Builder::new()
+        .name("toolpass-reader".into())
+        .spawn(move || read(input, max, &messages, &permits, &handle))
+        .map_err(|e| Failure::Start(format!("could not start the reader: {e}")))?;
+    runtime.block_on(server.serve(inbound));
+    let read = reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the reader thread panicked")));
+    // Every reply is queued by now; the writer ends once it has written
+    // them.
+    let written = writer.finish();
+    read.and(written).map_err(Failure::Stdio)
+}
+
+/// The reader thread: reads messages until end of input and hands them to
+/// the dispatcher. A line longer than `max_request_bytes` is answered with
+/// an error naming the limit and [`MAX_REQUEST_FLAG`]; the reader has
+/// already read past it.
+fn read(
+    mut input: Box<dyn BufRead + Send>,
+    max_request_bytes: usize,
+    messages: &mpsc::Sender<Inbound>,
+    permits: &Arc<Semaphore>,
+    runtime: &tokio::runtime::Handle,
+) -> io::Result<()> {
+    loop {
+        let inbound = match read_message_limited(&mut input, max_request_bytes) {
+            Ok(None) => return Ok(()),
+            Ok(Some(message)) => {
+                // Only requests are answered, so only they hold a permit.
+                let permit = match &message {
+                    Message::Request(_) => {
+                        runtime.block_on(Arc::clone(permits).acquire_owned()).ok()
+                    }
+                    _ => None,
+                };
+                Inbound::Message(message, permit)
+            }
+            Err(error) => {
+                tracing::warn!("unreadable line: {error}");
+                match error.response_error() {
+                    Some(reply) if error.kind() == ReadErrorKind::TooLong => {
+                        Inbound::Unreadable(too_large(reply))
+                    }
+                    Some(reply) => Inbound::Unreadable(reply),
+                    // The input itself failed (not a bad line): stop.
+                    None => return Err(io::Error::other(error.to_string())),
+                }
+            }
+        };
+        if messages.blocking_send(inbound).is_err() {
+            // The dispatcher is gone; nobody would answer.
+            return Ok(());
         }
     }
 }
@@ -141,36 +240,6 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         return Err("--mcp needs --root: a plain MCP client opens no session".to_owned());
     }
     Ok(parsed)
-}
-
-/// Reads messages until end of input and answers each one. A line longer
-/// than `max_request_bytes` is answered with an error naming the limit and
-/// [`MAX_REQUEST_FLAG`]; the reader has already read past it.
-fn serve(
-    server: &mut Server,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    max_request_bytes: usize,
-) -> io::Result<()> {
-    loop {
-        let reply = match read_message_limited(input, max_request_bytes) {
-            Ok(None) => return Ok(()),
-            Ok(Some(message)) => server.handle(message),
-            Err(error) => {
-                tracing::warn!("unreadable line: {error}");
-                let reply = match error.response_error() {
-                    Some(reply) if error.kind() == ReadErrorKind::TooLong => too_large(reply),
-                    Some(reply) => reply,
-                    // The input itself failed (not a bad line): stop.
-                    None => return Err(io::Error::other(error.to_string())),
-                };
-                Some(unreadable(reply))
-            }
-        };
-        if let Some(reply) = reply {
-            reply.write(output)?;
-        }
-    }
 }
 
 /// The answer to an overlong request: what the protocol says (the limit,

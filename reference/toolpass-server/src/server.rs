@@ -1,24 +1,33 @@
-//! The request handler: one `Server` holds every session of the process and
-//! answers one message at a time.
+//! The dispatcher: one task that takes the messages the reader thread
+//! read, in order, and never waits on a tool. What concerns the whole
+//! process (`initialize`, `toolpass/session.open`, a protocol fault) it
+//! answers at once; what concerns a session it queues on that session's
+//! [`Worker`]; `notifications/cancelled` it passes straight to the call it
+//! names, queued or running.
 //!
-//! Protocol faults (unknown method, bad params, unknown session) are JSON-RPC
-//! errors; a tool that fails is a successful reply whose Outcome says so.
+//! Protocol faults (unknown method, bad params, unknown session) are
+//! JSON-RPC errors; a tool that fails is a successful reply whose Outcome
+//! says so.
 
 use std::collections::HashMap;
-use std::io::{self, Write};
 use std::path::Path;
+use std::sync::Arc;
 
-use serde_json::Value;
-use toolpass_protocol::method::{self, Method};
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::task::JoinSet;
+use toolpass_protocol::method;
 use toolpass_protocol::{
-    EmptyResult, Feature, Implementation, InitializeResult, Message, Outcome, Request, RequestId,
-    Response, ResponseError, ServerCapabilities, SessionId, SessionOpenResult, ToolpassCapability,
-    ToolsCapability, ToolsListResult, write_message, write_result,
+    Feature, Implementation, InitializeResult, Message, Request, ResponseError, ServerCapabilities,
+    SessionId, SessionOpenResult, ToolpassCapability, ToolsCapability,
 };
+use toolpass_tools::context::{Cancellation, Latch};
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::session::{Session, SessionConfig};
 
 use crate::convert;
+use crate::inflight::InFlight;
+use crate::outbound::Outbound;
+use crate::worker::{Call, Job, Queued, Worker};
 
 /// The name the server gives itself in `initialize`.
 const SERVER_NAME: &str = "toolpass-reference";
@@ -37,51 +46,50 @@ pub(crate) enum Mode {
     Mcp,
 }
 
-/// An answer to write: a message, or a call's Outcome written straight to
-/// the output ([`write_result`]) so that a result carrying whole files (an
-/// edit's diff holds the old and the new text) is never copied into a
-/// `Value` first.
-pub(crate) enum Reply {
-    /// Any other answer.
-    Message(Message),
-    /// The success response to `tools/call` request `id`.
-    Call(RequestId, Box<Outcome>),
-}
-
-impl Reply {
-    /// Writes the reply as one line.
-    pub(crate) fn write(&self, output: &mut dyn Write) -> io::Result<()> {
-        match self {
-            Reply::Message(message) => write_message(output, message),
-            Reply::Call(id, outcome) => write_result::<method::ToolsCall>(output, id, outcome),
-        }
-    }
+/// What the reader thread hands the dispatcher.
+pub(crate) enum Inbound {
+    /// A message; a request carries the permit that bounds what is in
+    /// flight.
+    Message(Message, Option<OwnedSemaphorePermit>),
+    /// A line that is not a message: answered with this error.
+    Unreadable(ResponseError),
 }
 
 /// Every session of this process.
 pub(crate) struct Server {
     mode: Mode,
-    sessions: HashMap<String, Session>,
+    outbound: Outbound,
+    /// Each open session's queue, by id.
+    sessions: HashMap<String, SessionQueue>,
     /// The session calls without `_meta.toolpass.sessionId` run in (the
     /// `--root` of a plain MCP launch).
     implicit: Option<String>,
     opened: u64,
+    in_flight: InFlight,
+    /// Set when the client's input ends.
+    input_closed: Arc<Latch>,
+    workers: JoinSet<()>,
 }
 
 impl Server {
-    /// A server with no sessions.
+    /// A server with no sessions, writing through `outbound`.
     #[must_use]
-    pub(crate) fn new(mode: Mode) -> Self {
+    pub(crate) fn new(mode: Mode, outbound: Outbound) -> Self {
         Server {
             mode,
+            outbound,
             sessions: HashMap::new(),
             implicit: None,
             opened: 0,
+            in_flight: InFlight::default(),
+            input_closed: Arc::default(),
+            workers: JoinSet::new(),
         }
     }
 
     /// Opens the implicit session at `root`, for clients that never send
-    /// `toolpass/session.open`.
+    /// `toolpass/session.open`. Call within the runtime: the session's
+    /// worker is spawned on it.
     ///
     /// # Errors
     /// When `root` is not a directory that can be resolved.
@@ -91,68 +99,97 @@ impl Server {
         Ok(())
     }
 
+    /// Dispatches every message until the input ends, then lets every
+    /// session finish what was queued: calls waiting for the client (a
+    /// parked call, which only a cancellation ends) are told the input is
+    /// closed, and every request read is answered.
+    pub(crate) async fn serve(mut self, mut inbound: mpsc::Receiver<Inbound>) {
+        while let Some(message) = inbound.recv().await {
+            self.dispatch(message);
+        }
+        self.input_closed.set();
+        self.in_flight.close_input();
+        // Dropping the queues ends each worker once its queue is worked.
+        self.sessions.clear();
+        while self.workers.join_next().await.is_some() {}
+    }
+
+    fn dispatch(&mut self, inbound: Inbound) {
+        match inbound {
+            Inbound::Message(Message::Request(request), permit) => self.request(request, permit),
+            Inbound::Message(Message::Notification(notification), _) => {
+                if notification.method == method::CANCELLED
+                    && let Ok(params) = notification.params::<method::Cancelled>()
+                {
+                    self.in_flight.cancel(&params.request_id);
+                }
+                // Other notifications (`notifications/initialized`) need
+                // nothing; a malformed cancellation is ignored, as MCP lets
+                // a receiver ignore one it cannot act on.
+            }
+            Inbound::Message(Message::Response(_), _) => {}
+            Inbound::Unreadable(error) => self.outbound.error(None, error),
+        }
+    }
+
+    fn request(&mut self, mut request: Request, permit: Option<OwnedSemaphorePermit>) {
+        let id = request.id.clone();
+        let queued = match request.method.as_str() {
+            method::INITIALIZE => self.initialize(&request).map(|()| None),
+            method::SESSION_OPEN => self.session_open(&request).map(|()| None),
+            method::TOOLS_CALL => self.tools_call(&mut request).map(Some),
+            method::CONFIRM => self.confirm(&request).map(Some),
+            method::TOOLS_LIST => self.tools_list(&request).map(Some),
+            method::FAULT => self.fault(&request).map(Some),
+            method::SESSION_CLOSE => self.session_close(&request).map(Some),
+            other => Err(ResponseError::method_not_found(other)),
+        };
+        match queued {
+            Ok(Some((queue, job))) => {
+                if let Err(lost) = queue.send(Queued { id, job, permit }) {
+                    // The worker is gone only if it panicked.
+                    let error = ResponseError::internal("the session's worker has stopped");
+                    self.outbound.error(Some(lost.0.id), error);
+                }
+            }
+            // Answered already.
+            Ok(None) => {}
+            Err(error) => {
+                // A call refused here was registered by nobody; one the
+                // dispatcher registered is forgotten with its answer.
+                self.in_flight.finished(&id);
+                self.outbound.error(Some(id), error);
+            }
+        }
+    }
+
     fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
         // The server chooses a session's tools: every file tool of the
         // tool layer (the session drops the ones its config disables).
         let session = Session::new(root, config, toolpass_tools::tools::all())?;
         self.opened += 1;
         let id = format!("s{}", self.opened);
-        self.sessions.insert(id.clone(), session);
+        let (queue, jobs) = mpsc::unbounded_channel();
+        let worker = Worker::new(
+            SessionId(id.clone()),
+            Arc::new(session),
+            self.outbound.clone(),
+            self.in_flight.clone(),
+        );
+        self.workers.spawn(worker.run(jobs));
+        self.sessions.insert(id.clone(), queue);
         Ok(id)
     }
 
-    /// Answers one message; notifications and stray responses get no answer.
-    pub(crate) fn handle(&mut self, message: Message) -> Option<Reply> {
-        match message {
-            Message::Request(mut request) if request.method == method::TOOLS_CALL => {
-                Some(match self.tools_call(&mut request) {
-                    Ok(outcome) => Reply::Call(request.id, Box::new(outcome)),
-                    Err(error) => Reply::Message(Message::Response(Response {
-                        id: Some(request.id),
-                        result: Err(error),
-                    })),
-                })
-            }
-            Message::Request(request) => {
-                Some(Reply::Message(Message::Response(self.respond(&request))))
-            }
-            Message::Notification(_) | Message::Response(_) => None,
-        }
-    }
-
-    fn respond(&mut self, request: &Request) -> Response {
-        let id = request.id.clone();
-        let answer = match request.method.as_str() {
-            method::INITIALIZE => self.initialize(request),
-            method::SESSION_OPEN => self.session_open(request),
-            method::SESSION_CLOSE => self.session_close(request),
-            method::TOOLS_LIST => self.tools_list(request),
-            method::FAULT => self.fault(request),
-            other => Err(ResponseError::method_not_found(other)),
-        };
-        Response {
-            id: Some(id),
-            result: answer,
-        }
-    }
-
-    fn initialize(&self, request: &Request) -> Result<Value, ResponseError> {
+    /// Answers at once.
+    fn initialize(&self, request: &Request) -> Result<(), ResponseError> {
         let params = request.params::<method::Initialize>()?;
         // An MCP client gets the MCP version it asked for (or the newest
         // this server supports); another toolpass major is refused.
         let negotiated =
             toolpass_protocol::negotiate(&params.protocol_version, self.mode == Mode::Toolpass)?;
-        let toolpass = (self.mode == Mode::Toolpass).then(|| {
-            // The scheduler spills large outputs to files (persistedOutputPath).
-            let mut features = vec![Feature::Sessions, Feature::PriorRead, Feature::SpillFiles];
-            features.extend(
-                FaultPoint::ALL
-                    .iter()
-                    .map(|p| Feature::parse(&format!("fault:{}", p.as_str()))),
-            );
-            ToolpassCapability::new(features)
-        });
-        encode::<method::Initialize>(&InitializeResult {
+        let toolpass = (self.mode == Mode::Toolpass).then(|| ToolpassCapability::new(features()));
+        let result = InitializeResult {
             protocol_version: negotiated.protocol_version().to_owned(),
             server_info: Implementation {
                 name: SERVER_NAME.to_owned(),
@@ -168,10 +205,14 @@ impl Server {
                 toolpass,
             },
             instructions: None,
-        })
+        };
+        self.outbound
+            .result::<method::Initialize>(&request.id, &result);
+        Ok(())
     }
 
-    fn session_open(&mut self, request: &Request) -> Result<Value, ResponseError> {
+    /// Answers at once.
+    fn session_open(&mut self, request: &Request) -> Result<(), ResponseError> {
         let params = request.params::<method::SessionOpen>()?;
         let root = Path::new(&params.root);
         if !root.is_absolute() || !root.is_dir() {
@@ -191,21 +232,75 @@ impl Server {
                     format!("root {}: {e}", params.root),
                 )
             })?;
-        encode::<method::SessionOpen>(&SessionOpenResult {
+        let result = SessionOpenResult {
             session_id: SessionId(id),
-        })
+        };
+        self.outbound
+            .result::<method::SessionOpen>(&request.id, &result);
+        Ok(())
     }
 
-    fn session_close(&mut self, request: &Request) -> Result<Value, ResponseError> {
+    fn tools_call(&mut self, request: &mut Request) -> Result<Queue, ResponseError> {
+        let params = request.take_params::<method::ToolsCall>()?;
+        let context = params.context().cloned();
+        let token = params.progress_token().cloned();
+        let queue = self.queue(context.as_ref().map(|c| &c.session_id))?;
+        // A plain MCP client sends no call id; its request id serves.
+        let call_id = context.map_or_else(|| format!("request-{}", request.id), |c| c.call_id);
+        let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
+        self.in_flight
+            .register(request.id.clone(), cancellation.clone());
+        let call = Call {
+            name: params.name,
+            // Moved, not cloned: the arguments may carry a whole file.
+            arguments: params.arguments,
+            call_id,
+            token,
+            cancellation,
+        };
+        Ok((queue, Job::Call(call)))
+    }
+
+    fn confirm(&mut self, request: &Request) -> Result<Queue, ResponseError> {
+        let params = request.params::<method::Confirm>()?;
+        let queue = self.queue(Some(&params.session_id))?;
+        let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
+        self.in_flight
+            .register(request.id.clone(), cancellation.clone());
+        Ok((queue, Job::Confirm(params, cancellation)))
+    }
+
+    fn tools_list(&mut self, request: &Request) -> Result<Queue, ResponseError> {
+        let params = request.params::<method::ToolsList>()?;
+        Ok((self.queue(params.session_id.as_ref())?, Job::List))
+    }
+
+    fn fault(&mut self, request: &Request) -> Result<Queue, ResponseError> {
+        let params = request.params::<method::Fault>()?;
+        let point = FaultPoint::parse(params.point.as_str())
+            .ok_or_else(|| ResponseError::unsupported_fault_point(params.point.as_str()))?;
+        let job = Job::Fault {
+            point,
+            skip: params.skip,
+            times: params.times,
+        };
+        Ok((self.queue(Some(&params.session_id))?, job))
+    }
+
+    fn session_close(&mut self, request: &Request) -> Result<Queue, ResponseError> {
         let params = request.params::<method::SessionClose>()?;
-        self.sessions
+        // Gone for every later request at once; its queue is worked to the
+        // end, the close last.
+        let queue = self
+            .sessions
             .remove(params.session_id.as_str())
             .ok_or_else(|| ResponseError::unknown_session(params.session_id.as_str()))?;
-        encode::<method::SessionClose>(&EmptyResult {})
+        Ok((queue, Job::Close))
     }
 
-    /// The session a request names, or the implicit one when it names none.
-    fn session(&mut self, named: Option<&SessionId>) -> Result<&mut Session, ResponseError> {
+    /// The queue of the session a request names, or of the implicit one
+    /// when it names none.
+    fn queue(&self, named: Option<&SessionId>) -> Result<SessionQueue, ResponseError> {
         let id = match named {
             Some(id) => id.as_str().to_owned(),
             None => self.implicit.clone().ok_or_else(|| {
@@ -216,59 +311,34 @@ impl Server {
             })?,
         };
         self.sessions
-            .get_mut(&id)
+            .get(&id)
+            .cloned()
             .ok_or_else(|| ResponseError::unknown_session(&id))
     }
-
-    fn tools_list(&mut self, request: &Request) -> Result<Value, ResponseError> {
-        let params = request.params::<method::ToolsList>()?;
-        let session = self.session(params.session_id.as_ref())?;
-        let tools = session
-            .registry()
-            .declarations()
-            .map(|t| convert::descriptor(t.as_ref()))
-            .collect();
-        encode::<method::ToolsList>(&ToolsListResult {
-            tools,
-            next_cursor: None,
-        })
-    }
-
-    fn tools_call(&mut self, request: &mut Request) -> Result<Outcome, ResponseError> {
-        let params = request.take_params::<method::ToolsCall>()?;
-        let context = params.meta.as_ref().and_then(|m| m.toolpass.as_ref());
-        let session = self.session(context.map(|c| &c.session_id))?;
-        // Moved, not cloned: the arguments may carry a whole file.
-        let arguments = Value::Object(params.arguments);
-        Ok(call(session, &params.name, &arguments))
-    }
-
-    fn fault(&mut self, request: &Request) -> Result<Value, ResponseError> {
-        let params = request.params::<method::Fault>()?;
-        let point = FaultPoint::parse(params.point.as_str())
-            .ok_or_else(|| ResponseError::unsupported_fault_point(params.point.as_str()))?;
-        let session = self.session(Some(&params.session_id))?;
-        session.faults().arm_after(point, params.skip, params.times);
-        encode::<method::Fault>(&EmptyResult {})
-    }
 }
 
-/// Runs one tool call in `session` and converts the result for the wire.
-fn call(session: &Session, name: &str, arguments: &Value) -> Outcome {
-    convert::outcome(toolpass_tools::scheduler::execute_call(
-        session, name, arguments,
-    ))
-}
+/// A session's queue, worked by its [`Worker`].
+type SessionQueue = mpsc::UnboundedSender<Queued>;
 
-fn encode<M: Method>(result: &M::Result) -> Result<Value, ResponseError> {
-    serde_json::to_value(result).map_err(ResponseError::internal)
-}
+/// Where a session request goes: the session's queue, and the job.
+type Queue = (SessionQueue, Job);
 
-/// The reply to a line that could not be read as a message.
-#[must_use]
-pub(crate) fn unreadable(error: ResponseError) -> Reply {
-    Reply::Message(Message::Response(Response {
-        id: None::<RequestId>,
-        result: Err(error),
-    }))
+/// What the reference offers beyond `tools/list` and `tools/call`.
+fn features() -> Vec<Feature> {
+    // The scheduler spills large outputs to files (persistedOutputPath);
+    // calls ask per approval mode, can be cancelled and stream updates.
+    let mut features = vec![
+        Feature::Sessions,
+        Feature::PriorRead,
+        Feature::SpillFiles,
+        Feature::Confirm,
+        Feature::Cancel,
+        Feature::Updates,
+    ];
+    features.extend(
+        FaultPoint::ALL
+            .iter()
+            .map(|p| Feature::parse(&format!("fault:{}", p.as_str()))),
+    );
+    features
 }

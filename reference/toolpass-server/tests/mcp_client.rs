@@ -3,7 +3,7 @@
 //! initializes, lists the tools and reads a file, as an agent configured
 //! with it as an MCP server would. The hand-written JSON of `stdio.rs`
 //! checks toolpass's wire shapes; this checks that an SDK that knows
-//! nothing of toolpass accepts them.
+//! nothing of toolpass accepts them, updates and cancellations included.
 
 use rmcp::ServiceExt as _;
 use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
@@ -80,4 +80,33 @@ async fn a_version_the_server_lacks_is_answered_with_its_newest() {
     let peer = service.peer_info().expect("the server introduced itself");
     assert_eq!(peer.protocol_version, ProtocolVersion::V_2025_11_25);
     service.cancel().await.expect("the client shuts down");
+}
+
+#[test]
+fn updates_and_cancellations_are_the_sdks_own_notifications() {
+    use toolpass_protocol::{CancelledParams, ProgressParams, RequestId};
+    // An update as the server sends it reads as the SDK's progress.
+    let update = ProgressParams {
+        progress_token: RequestId::from("call-3"),
+        progress: 2.0,
+        total: None,
+        message: Some("compiling".into()),
+    };
+    let theirs: rmcp::model::ProgressNotificationParam =
+        serde_json::from_value(serde_json::to_value(&update).unwrap()).unwrap();
+    assert_eq!(theirs.progress, 2.0);
+    assert_eq!(theirs.message.as_deref(), Some("compiling"));
+    assert_eq!(
+        serde_json::to_value(&theirs.progress_token).unwrap(),
+        "call-3"
+    );
+    // A cancellation as the SDK sends it reads as the server's.
+    let cancel = rmcp::model::CancelledNotificationParam::new(
+        Some(rmcp::model::NumberOrString::Number(7)),
+        Some("the user pressed Esc".into()),
+    );
+    let ours: CancelledParams =
+        serde_json::from_value(serde_json::to_value(&cancel).unwrap()).unwrap();
+    assert_eq!(ours.request_id, RequestId::Number(7));
+    assert_eq!(ours.reason.as_deref(), Some("the user pressed Esc"));
 }

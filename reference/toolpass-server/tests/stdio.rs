@@ -210,10 +210,11 @@ fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
             json!({"sessionId": session, "calls": []}),
             -32601,
         ),
+        // A confirmation of a call that awaits none names what is wrong.
         (
             "toolpass/confirm",
             json!({"sessionId": session, "callId": "c", "outcome": "cancel"}),
-            -32601,
+            -32602,
         ),
         (
             "tools/call",

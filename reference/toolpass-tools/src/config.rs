@@ -1,5 +1,8 @@
 //! A session's settings, and the defaults they take from Qwen Code.
 
+/// The approval modes, from the core where the decision lives.
+pub use toolpass_core::approval::ApprovalMode;
+
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`.
 pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
@@ -22,6 +25,10 @@ pub struct SessionConfig {
     /// The largest file `edit` and `write_file` read or write
     /// (`file_too_large` above it).
     pub max_file_bytes: u64,
+    /// Which calls ask the user first. YOLO when the session names none:
+    /// a session replays calls the model made, as a headless run with
+    /// nobody to ask would carry them out (SPEC.md `confirm.default-mode`).
+    pub approval_mode: ApprovalMode,
 }
 
 impl Default for SessionConfig {
@@ -31,6 +38,7 @@ impl Default for SessionConfig {
             truncate_lines: DEFAULT_TRUNCATE_LINES,
             disabled_tools: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            approval_mode: ApprovalMode::Yolo,
         }
     }
 }

@@ -78,6 +78,9 @@ tool_error_codes! {
     GrepExecutionError => "grep_execution_error",
     /// `list_directory`: the directory could not be read.
     LsExecutionError => "ls_execution_error",
+    /// The scheduler: the approval mode refuses the call (plan mode and a
+    /// tool that would change something), or the tool denies itself.
+    ExecutionDenied => "execution_denied",
     /// `list_directory`: the path is not a directory.
     PathIsNotADirectory => "path_is_not_a_directory",
 }

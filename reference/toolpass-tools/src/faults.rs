@@ -7,6 +7,9 @@
 //! - `write.before_commit`: between a write's last freshness check and its
 //!   commit, another writer appends [`CONCURRENT_WRITE`] to the file; the
 //!   write must notice, refuse, and leave the other writer's bytes.
+//! - `call.park`: the next call parks when it starts executing, sends one
+//!   update, and waits until it is cancelled, so a scenario can cancel a
+//!   call in flight deterministically (the scheduler does the parking).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -21,11 +24,18 @@ pub enum FaultPoint {
     FsStat,
     /// `write.before_commit`.
     WriteBeforeCommit,
+    /// `call.park`: the next call parks when it starts executing until it
+    /// is cancelled (or the client's input ends).
+    CallPark,
 }
 
 impl FaultPoint {
     /// Every point this implementation supports.
-    pub const ALL: [FaultPoint; 2] = [FaultPoint::FsStat, FaultPoint::WriteBeforeCommit];
+    pub const ALL: [FaultPoint; 3] = [
+        FaultPoint::FsStat,
+        FaultPoint::WriteBeforeCommit,
+        FaultPoint::CallPark,
+    ];
 
     /// The point's protocol name.
     #[must_use]
@@ -33,6 +43,7 @@ impl FaultPoint {
         match self {
             FaultPoint::FsStat => "fs.stat",
             FaultPoint::WriteBeforeCommit => "write.before_commit",
+            FaultPoint::CallPark => "call.park",
         }
     }
 

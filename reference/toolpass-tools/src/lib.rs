@@ -14,7 +14,10 @@
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
 //! - [`spill`]: the session's spill directory, made lazily, stale ones removed.
 //! - [`scheduler`]: one call as Qwen's scheduler runs it (lookup, build,
-//!   execute, the empty-output marker).
+//!   the approval decision, execute, cancellation, the empty-output marker
+//!   and the output budget); [`confirmation`]: what the user is asked and
+//!   can answer; [`context`]: what a running invocation reaches besides its
+//!   workspace (cancellation, live output, notices).
 //! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
 //!   `grep_search`.
 //!
@@ -22,6 +25,8 @@
 //! wire types of `toolpass-protocol`.
 
 pub mod config;
+pub mod confirmation;
+pub mod context;
 pub mod errno;
 pub mod error_code;
 pub mod faults;

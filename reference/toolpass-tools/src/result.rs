@@ -38,8 +38,12 @@ pub struct FileDiff {
     pub old: String,
     /// Content after.
     pub new: String,
-    /// Counts of the change.
+    /// Counts of the model's proposal: `old` against what the model asked
+    /// for (Qwen's `diffStat.model_*`).
     pub stat: DiffStat,
+    /// With a proposal the user modified: counts of the user's change, the
+    /// model's proposal against `new` (Qwen's `diffStat.user_*`).
+    pub user_stat: Option<DiffStat>,
 }
 
 impl FileDiff {
@@ -53,6 +57,27 @@ impl FileDiff {
             old,
             new,
             stat,
+            user_stat: None,
+        }
+    }
+
+    /// A diff of a proposal the user modified: `old` became `new`, where
+    /// the model had proposed `proposal`. Qwen's `getDiffStat(old, ai,
+    /// user)` with both halves.
+    #[must_use]
+    pub fn modified(
+        path: impl Into<String>,
+        old: impl Into<String>,
+        proposal: &str,
+        new: impl Into<String>,
+    ) -> Self {
+        let (old, new) = (old.into(), new.into());
+        FileDiff {
+            stat: diff_stat(&old, proposal),
+            user_stat: Some(diff_stat(proposal, &new)),
+            path: path.into(),
+            old,
+            new,
         }
     }
 }

@@ -8,7 +8,9 @@
 use std::io;
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use toolpass_core::approval::ApprovalMode;
 
 /// The settings travel with the session; they live in `config` so the
 /// workspace can hold them without reaching back into this module.
@@ -21,6 +23,9 @@ use crate::workspace::Workspace;
 pub struct Session {
     workspace: Workspace,
     registry: Registry,
+    /// The approval mode now: the config's at first, changed by a "proceed
+    /// always" the user gives an edit (Qwen's `setApprovalMode`).
+    approval_mode: Mutex<ApprovalMode>,
 }
 
 impl Session {
@@ -39,9 +44,27 @@ impl Session {
             registry.register(tool);
         }
         Ok(Session {
+            approval_mode: Mutex::new(config.approval_mode),
             workspace: Workspace::new(root, config)?,
             registry,
         })
+    }
+
+    /// The approval mode now.
+    #[must_use]
+    pub fn approval_mode(&self) -> ApprovalMode {
+        *self
+            .approval_mode
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Changes the approval mode for the rest of the session.
+    pub fn set_approval_mode(&self, mode: ApprovalMode) {
+        *self
+            .approval_mode
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = mode;
     }
 
     /// The tools.

@@ -16,6 +16,10 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use toolpass_core::approval::Permission;
+
+use crate::confirmation::{Confirmation, EditConfirmation};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::result::{Failure, ToolResult};
@@ -90,12 +94,42 @@ pub trait Invocation: Send {
     fn locations(&self) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// Qwen's `getDefaultPermission()`: whether the call may run without
+    /// asking. Read-only tools allow; tools with side effects ask.
+    fn default_permission(&self) -> Permission {
+        Permission::Allow
+    }
+    /// Qwen's `getConfirmationDetails()`: what the user is asked, prepared
+    /// from the file as it is now. Only asked of a call that needs a
+    /// confirmation; a call that would fail anyway fails here, before
+    /// anyone is asked.
+    ///
+    /// # Errors
+    /// The [`Failure`] the call would end with.
+    fn confirmation(&self, _workspace: &Workspace) -> Result<Confirmation, Failure> {
+        Ok(Confirmation::Info {
+            title: "Confirm".to_owned(),
+            prompt: self.description(),
+        })
+    }
+    /// The invocation with the user's edit of the proposal (Qwen's
+    /// `getModifyContext().createUpdatedParams`): `asked` is the edit
+    /// confirmation the user saw, `content` what they made of the
+    /// proposal. `None` for a call whose proposal cannot be edited.
+    fn modified(&self, _asked: &EditConfirmation, _content: String) -> Option<Box<dyn Invocation>> {
+        None
+    }
     /// Runs it. A failure the model should see is the `Err`, never a
-    /// panic.
+    /// panic. A tool that runs long polls `context.cancellation` and
+    /// streams its output through `context`.
     ///
     /// # Errors
     /// The [`Failure`], worded as the tool's Qwen counterpart words it.
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure>;
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        context: &InvocationContext,
+    ) -> Result<ToolResult, Failure>;
 }
 
 /// The static half of a declarative tool.

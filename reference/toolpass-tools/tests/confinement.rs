@@ -16,6 +16,7 @@ use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde_json::json;
 
 use common::{Sandbox, code};
+use toolpass_tools::context::InvocationContext;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::ToolResult;
 
@@ -82,7 +83,7 @@ fn a_swap_between_build_and_execution_is_refused() {
     for invocation in [read, write, create, edit] {
         let result = invocation
             .unwrap()
-            .execute(&sb.session)
+            .execute(&sb.session, &InvocationContext::detached())
             .unwrap_or_else(ToolResult::from);
         assert_eq!(
             code(&result),

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolpass_tools::context::InvocationContext;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::ToolResult;
 use toolpass_tools::session::{Session, SessionConfig};
@@ -124,7 +125,7 @@ fn run_after_swap(fx: &Fixture, keep: impl Fn(&Value) -> bool) -> Vec<(&'static 
     built
         .into_iter()
         .map(|(tool, invocation)| {
-            let result = invocation.execute(&fx.session);
+            let result = invocation.execute(&fx.session, &InvocationContext::detached());
             (tool, result.unwrap_or_else(ToolResult::from))
         })
         .collect()
@@ -186,7 +187,7 @@ fn calls_racing_a_swapper_never_show_the_outside() {
                 match tool_impl.build(args, &fx.session) {
                     Ok(invocation) => {
                         let result = invocation
-                            .execute(&fx.session)
+                            .execute(&fx.session, &InvocationContext::detached())
                             .unwrap_or_else(ToolResult::from);
                         assert_confined(tool, &result);
                         refused += usize::from(result.error.is_some());

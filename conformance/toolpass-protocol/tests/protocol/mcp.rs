@@ -78,6 +78,7 @@ fn outcomes_are_call_tool_results() {
                     added_lines: 1,
                     removed_lines: 0,
                 },
+                user_stat: None,
                 diff: None,
             }),
         ),

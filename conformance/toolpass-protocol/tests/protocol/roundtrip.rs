@@ -7,14 +7,14 @@ use std::fmt::Debug;
 use serde_json::{Map, Value, json};
 use toolpass_protocol::method::{self, Method, NotificationMethod};
 use toolpass_protocol::{
-    ApprovalMode, BatchCall, BatchParams, BatchResult, CallContext, ConfirmOutcome, ConfirmParams,
-    Confirmation, DiffStat, EmptyResult, ErrorCode, FaultParams, FaultPoint, Feature,
-    Implementation, InitializeParams, InitializeResult, LogLevel, LogMessageParams,
-    McpServerConfig, Message, NoticeParams, Notification, Outcome, Question, QuestionOption,
-    Request, RequestId, Response, ResultDisplay, SessionCloseParams, SessionConfig, SessionId,
-    SessionOpenParams, SessionOpenResult, Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta,
-    ToolKind, ToolMeta, ToolsCallParams, ToolsListParams, ToolsListResult, read_message,
-    write_message,
+    ApprovalMode, BatchCall, BatchParams, BatchResult, CallContext, CancelledParams,
+    ConfirmOutcome, ConfirmParams, Confirmation, DiffStat, EmptyResult, ErrorCode, FaultParams,
+    FaultPoint, Feature, Implementation, InitializeParams, InitializeResult, LogLevel,
+    LogMessageParams, McpServerConfig, Message, NoticeParams, Notification, Outcome,
+    ProgressParams, Question, QuestionOption, Request, RequestId, Response, ResultDisplay,
+    SessionCloseParams, SessionConfig, SessionId, SessionOpenParams, SessionOpenResult, Todo,
+    TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
+    ToolsListParams, ToolsListResult, read_message, write_message,
 };
 
 /// Writes `message`, reads it back, and checks that it is one line and the
@@ -102,6 +102,10 @@ fn every_outcome() -> Vec<Outcome> {
                     added_lines: 1,
                     removed_lines: 1,
                 },
+                user_stat: Some(DiffStat {
+                    added_lines: 2,
+                    removed_lines: 0,
+                }),
                 diff: Some("@@ -1 +1 @@\n-x\n+y\n".into()),
             }),
         ),
@@ -193,6 +197,17 @@ fn requests_round_trip() {
             call_id: "c1".into(),
         },
     ));
+    check_request::<method::ToolsCall>(
+        ToolsCallParams::new(
+            "run_shell_command",
+            object(json!({"command": "make"})),
+            CallContext {
+                session_id: session(),
+                call_id: "c2".into(),
+            },
+        )
+        .with_progress_token("c2"),
+    );
     check_request::<method::Batch>(BatchParams {
         session_id: session(),
         calls: vec![
@@ -291,6 +306,45 @@ fn notifications_round_trip() {
         logger: Some("mcp".into()),
         data: json!({"server": "fixture", "event": "disconnected"}),
     });
+    check_notification::<method::Progress>(ProgressParams {
+        progress_token: RequestId::from("c2"),
+        progress: 2.0,
+        total: None,
+        message: Some("compiling\nlinking".into()),
+    });
+    check_notification::<method::Progress>(ProgressParams {
+        progress_token: RequestId::Number(7),
+        progress: 1.0,
+        total: Some(3.0),
+        message: None,
+    });
+    check_notification::<method::Cancelled>(CancelledParams {
+        request_id: RequestId::Number(12),
+        reason: Some("the user pressed Esc".into()),
+    });
+}
+
+#[test]
+fn a_progress_token_is_mcps_member_of_the_calls_meta() {
+    let call = ToolsCallParams::new(
+        "read_file",
+        Map::new(),
+        CallContext {
+            session_id: session(),
+            call_id: "c1".into(),
+        },
+    )
+    .with_progress_token(5);
+    let json = serde_json::to_value(&call).unwrap();
+    assert_eq!(json["_meta"]["progressToken"], json!(5));
+    assert_eq!(json["_meta"]["toolpass"]["callId"], json!("c1"));
+    let read: ToolsCallParams = serde_json::from_value(json).unwrap();
+    assert_eq!(read.progress_token(), Some(&RequestId::Number(5)));
+    // A plain MCP call: a token and no toolpass member.
+    let plain: ToolsCallParams =
+        serde_json::from_value(json!({"name": "x", "_meta": {"progressToken": "t"}})).unwrap();
+    assert_eq!(plain.progress_token(), Some(&RequestId::from("t")));
+    assert_eq!(plain.context(), None);
 }
 
 #[test]

@@ -106,6 +106,7 @@ fn success_outcome_with_a_diff() {
                 added_lines: 1,
                 removed_lines: 1,
             },
+            user_stat: None,
             diff: None,
         }),
     );

@@ -244,14 +244,15 @@ fn load_dir_reports_every_problem_of_every_file_before_anything_runs() {
         check_dir(&dir),
         "<dir>/edit/two.yaml:3:12: unknown feature `edt`: known features are sessions, \
          prior_read, fault:declarations.update, fault:write.before_commit, fault:fs.stat, \
-         fault:mcp.disconnect, confirm, batch, notices, deferred_tools, mcp, background_shell, \
-         spill_files\n\
+         fault:mcp.disconnect, fault:call.park, confirm, cancel, updates, batch, notices, \
+         deferred_tools, mcp, background_shell, spill_files\n\
          <dir>/edit/two.yaml:6:27: the regex \"(\" does not compile: unclosed group\n\
          <dir>/ok.stale.snap: no scenario uses this snapshot: delete it, or name it in a \
          `snapshot:` matcher\n\
          <dir>/old.yml: scenario files end in .yaml: rename it, or it would never run\n\
          <dir>/read/one.yaml:4:5: unknown step kind `cal` (did you mean `call`?): a step is \
-         one of call, batch, confirm, fs, fault, expect_tools, expect_files, wait_notice, capture"
+         one of call, join, cancel, batch, confirm, fs, fault, expect_tools, expect_files, \
+         wait_notice, wait_update, capture"
     );
 }
 
@@ -366,7 +367,7 @@ fn every_schema_problem_of_a_file_is_reported_each_at_its_position() {
         &lines[2..],
         [
             "area/bad.yaml:6:5: unknown key `arg` in a `call` step (did you mean `args`?): it \
-             takes id, args, expect, level",
+             takes id, args, expect, async, level",
             "area/bad.yaml:11:11: args must be a mapping of argument names to values",
         ],
         "{report}"

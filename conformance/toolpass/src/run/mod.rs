@@ -14,6 +14,7 @@ mod play;
 mod sandbox;
 pub mod skip;
 mod verdict;
+mod waits;
 
 use std::collections::VecDeque;
 use std::sync::Mutex;

@@ -18,14 +18,18 @@ use std::io;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use toolpass_core::edit::{EditRequest, calculate_edit};
+use toolpass_core::approval::Permission;
+use toolpass_core::edit::{EditPlan, EditRequest, calculate_edit};
+use toolpass_core::text::Decoded;
 
-use super::guarded_write::{CommitError, GuardedWrite, ReadError};
+use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
 use super::path_arg::{normalize_file_path, resolve_for_write};
+use crate::confirmation::{Confirmation, EditConfirmation};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::prior_read::{Verb, changed_since_read};
-use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
 
@@ -65,32 +69,32 @@ impl DeclarativeTool for EditTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: EditParams, _workspace: &Workspace) -> Box<dyn Invocation> {
-        Box::new(EditInvocation { params })
+    fn create_invocation(&self, params: EditParams, workspace: &Workspace) -> Box<dyn Invocation> {
+        Box::new(EditInvocation {
+            params,
+            proposal: Proposal::new(workspace),
+        })
     }
 }
 
 struct EditInvocation {
     params: EditParams,
+    /// The root for the title, and the model's proposal once modified.
+    proposal: Proposal,
 }
 
-impl Invocation for EditInvocation {
-    fn description(&self) -> String {
-        let p = &self.params;
-        if p.old_string.is_empty() {
-            format!("Create {}", p.file_path)
-        } else if p.old_string == p.new_string {
-            format!("No file changes to {}", p.file_path)
-        } else {
-            p.file_path.clone()
-        }
-    }
+/// An edit worked out against the file as it is now: checks 1 and 2 passed.
+struct Prepared<'a> {
+    target: GuardedWrite<'a>,
+    current: Option<Decoded>,
+    plan: EditPlan,
+}
 
-    fn locations(&self) -> Vec<PathBuf> {
-        vec![self.params.resolved.clone()]
-    }
-
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+impl EditInvocation {
+    /// Qwen's `calculateEdit`: check 1, the read, check 2, and the matcher's
+    /// decision. Run when the confirmation is prepared and again when the
+    /// call executes, since the file may change while the user decides.
+    fn prepare<'a>(&'a self, workspace: &'a Workspace) -> Result<Prepared<'a>, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
         let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Editing)?;
@@ -119,6 +123,78 @@ impl Invocation for EditInvocation {
             calculate_edit(current.as_ref().map(|d| d.text.as_str()), &request).map_err(|e| {
                 Failure::new(e.kind().into(), e.llm_message()).error_display(e.display_message())
             })?;
+        Ok(Prepared {
+            target,
+            current,
+            plan,
+        })
+    }
+}
+
+impl Invocation for EditInvocation {
+    fn description(&self) -> String {
+        let p = &self.params;
+        if p.old_string.is_empty() {
+            format!("Create {}", p.file_path)
+        } else if p.old_string == p.new_string {
+            format!("No file changes to {}", p.file_path)
+        } else {
+            p.file_path.clone()
+        }
+    }
+
+    fn locations(&self) -> Vec<PathBuf> {
+        vec![self.params.resolved.clone()]
+    }
+
+    fn default_permission(&self) -> Permission {
+        // Qwen's edit always asks (its managed memory files aside, which
+        // this tool layer does not have).
+        Permission::Ask
+    }
+
+    fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
+        let prepared = self.prepare(workspace)?;
+        let title = format!(
+            "Confirm Edit: {}",
+            self.proposal.relative(&self.params.file_path)
+        );
+        Ok(Confirmation::Edit(EditConfirmation::new(
+            title,
+            &self.params.file_path,
+            prepared.current.map(|d| d.text),
+            prepared.plan.new_content,
+        )))
+    }
+
+    fn modified(&self, asked: &EditConfirmation, content: String) -> Option<Box<dyn Invocation>> {
+        // Qwen's `createUpdatedParams`: the whole current content becomes
+        // `old_string` and the user's text `new_string`, so the checks and
+        // the matcher run on it as on any edit.
+        let params = EditParams {
+            file_path: self.params.file_path.clone(),
+            old_string: asked.original.clone().unwrap_or_default(),
+            new_string: content,
+            replace_all: None,
+            resolved: self.params.resolved.clone(),
+        };
+        Some(Box::new(EditInvocation {
+            params,
+            proposal: self.proposal.modified(asked),
+        }))
+    }
+
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
+        let shown = self.params.file_path.as_str();
+        let Prepared {
+            target,
+            current,
+            plan,
+        } = self.prepare(workspace)?;
 
         // Check 3 runs in the commit, right before the write.
         target
@@ -132,11 +208,10 @@ impl Invocation for EditInvocation {
                 CommitError::Io(e) => write_failure(io_code(&e), &e.to_string()),
             })?;
 
+        let message = plan.success_message(shown);
         let old = current.map(|d| d.text).unwrap_or_default();
-        Ok(ToolResult::new(
-            plan.success_message(shown),
-            Display::Diff(Box::new(FileDiff::new(shown, old, plan.new_content))),
-        ))
+        let diff = self.proposal.diff(shown, old, plan.new_content);
+        Ok(ToolResult::new(message, Display::Diff(Box::new(diff))))
     }
 }
 

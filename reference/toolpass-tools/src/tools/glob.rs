@@ -32,6 +32,7 @@ use super::collate::locale_cmp;
 use super::dir_arg::{SearchDir, resolve_dir};
 use super::ignore_files::Discovery;
 use super::walk::{self, StartError, Step, open_start};
+use crate::context::InvocationContext;
 use crate::kind::Kind;
 use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::Sandbox;
@@ -119,7 +120,11 @@ impl Invocation for GlobInvocation {
         description
     }
 
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let pattern = &self.params.pattern;
         let location = match self.dir.shown {
             Some(_) => format!("within {}", self.dir.path.display()),

@@ -30,6 +30,7 @@ use serde::Deserialize;
 use self::render::{Budget, render};
 use self::search::{Search, Strategy};
 use super::dir_arg::{SearchDir, resolve_dir};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::read_cache::ReadKind;
@@ -124,7 +125,11 @@ impl Invocation for GrepInvocation {
         description
     }
 
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let search = self.search.as_ref().map_err(|e| {
             Failure::new(
                 ToolErrorCode::GrepExecutionError,

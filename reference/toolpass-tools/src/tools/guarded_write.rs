@@ -12,10 +12,13 @@ use std::path::Path;
 
 use toolpass_core::text::{self, Decoded, TextEncoding, TextError};
 
+use super::node::{make_relative, shorten_path};
+use crate::confirmation::EditConfirmation;
 use crate::error_code::ToolErrorCode;
 use crate::fileio::{Fingerprint, Precondition, WriteError, write_atomic};
 use crate::located::Located;
 use crate::prior_read::{Decision, Refusal, Verb, check_prior_read, escaped};
+use crate::result::FileDiff;
 use crate::sandbox::is_escape;
 use crate::workspace::Workspace;
 
@@ -186,5 +189,48 @@ impl<'a> GuardedWrite<'a> {
             .read_cache()
             .record_write(self.target.path(), &meta, true);
         Ok(())
+    }
+}
+
+/// What `edit` and `write_file` know besides their arguments, for the
+/// confirmation flow: the session root (the title shows the path relative
+/// to it) and, once the user has modified the proposal, what the model had
+/// proposed (the result reports the two changes apart).
+#[derive(Debug, Clone)]
+pub(crate) struct Proposal {
+    root: String,
+    proposed: Option<String>,
+}
+
+impl Proposal {
+    /// The model's own proposal, in `workspace`.
+    pub(crate) fn new(workspace: &Workspace) -> Self {
+        Proposal {
+            root: workspace.sandbox().root().to_string_lossy().into_owned(),
+            proposed: None,
+        }
+    }
+
+    /// The same call after the user edited the proposal `asked` showed.
+    pub(crate) fn modified(&self, asked: &EditConfirmation) -> Self {
+        Proposal {
+            root: self.root.clone(),
+            proposed: Some(asked.proposed.clone()),
+        }
+    }
+
+    /// `shown` relative to the root, shortened, as Qwen's titles and
+    /// descriptions show a path.
+    pub(crate) fn relative(&self, shown: &str) -> String {
+        shorten_path(&make_relative(shown, &self.root))
+    }
+
+    /// The display of a change of `shown` from `old` to `new`: with both
+    /// halves when the user modified the model's proposal.
+    pub(crate) fn diff(&self, shown: &str, old: String, new: String) -> FileDiff {
+        match &self.proposed {
+            Some(proposed) => FileDiff::modified(shown, old, proposed, new),
+            None => FileDiff::new(shown, old, new),
+        }
     }
 }

@@ -10,7 +10,7 @@ pub mod grep_search;
 mod guarded_write;
 pub mod ignore_files;
 pub mod list_directory;
-mod node;
+pub(crate) mod node;
 pub mod path_arg;
 pub mod read_file;
 pub mod walk;

@@ -22,17 +22,20 @@ use std::io;
 use std::path::PathBuf;
 
 use serde::Deserialize;
+use toolpass_core::approval::Permission;
 use toolpass_core::text::Decoded;
 
-use super::guarded_write::{CommitError, GuardedWrite, ReadError};
-use super::node::{fs_error_message, make_relative, shorten_path};
+use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
+use super::node::fs_error_message;
 use super::path_arg::{resolve_for_write, unescape_path};
+use crate::confirmation::{Confirmation, EditConfirmation};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::fileio::errno_name;
 use crate::kind::Kind;
 use crate::prior_read::escaped;
 use crate::prior_read::{Refusal, Verb, changed_since_read};
-use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::result::{Display, Failure, ToolResult};
 use crate::sandbox::is_escape;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
@@ -51,7 +54,6 @@ pub struct WriteFileParams {
     content: String,
     /// Accepted for Qwen's schema; there are no session artifacts here.
     #[serde(default)]
-    #[allow(dead_code)]
     record_as_artifact: Option<bool>,
     /// Set by a confirmation that edited `content` (Qwen's
     /// `createUpdatedParams`); not part of the schema the model sees.
@@ -111,22 +113,82 @@ impl DeclarativeTool for WriteFileTool {
     ) -> Box<dyn Invocation> {
         Box::new(WriteFileInvocation {
             params,
-            root: workspace.sandbox().root().to_string_lossy().into_owned(),
+            proposal: Proposal::new(workspace),
         })
     }
 }
 
 struct WriteFileInvocation {
     params: WriteFileParams,
-    /// The session root, for the description.
-    root: String,
+    /// The root for the description and the title, and the model's
+    /// proposal (Qwen's `ai_proposed_content`) once the user modified it.
+    proposal: Proposal,
+}
+
+/// The target and what it holds now: checks 1 and 2 passed.
+struct Prepared<'a> {
+    target: GuardedWrite<'a>,
+    /// The current content; `None` when the file does not exist (this
+    /// write creates it).
+    current: Option<Decoded>,
+}
+
+impl WriteFileInvocation {
+    /// Check 1, the read of the current content, check 2: what Qwen runs
+    /// both when it prepares the confirmation and when it executes.
+    fn prepare<'a>(&'a self, workspace: &'a Workspace) -> Result<Prepared<'a>, Failure> {
+        let p = &self.params;
+        let shown = p.file_path.as_str();
+        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Overwriting)?;
+
+        // Check 1: before the current content is read.
+        let exists = target.check(false)?.is_some();
+        let current = if exists {
+            match target.read_current() {
+                Ok(decoded) => Some(decoded),
+                // Gone since the check: this is a create now, as in Qwen.
+                Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => return Err(read_failure(e, shown)),
+            }
+        } else {
+            None
+        };
+        if current.is_some() {
+            // Check 2: the bytes just read are the bytes the model saw.
+            target.check(true)?;
+        }
+        Ok(Prepared { target, current })
+    }
+}
+
+/// Qwen's result when the existing file cannot be read.
+fn read_failure(error: ReadError, shown: &str) -> Failure {
+    match error {
+        ReadError::Io(e) => Failure::new(
+            ToolErrorCode::FileWriteFailure,
+            format!(
+                "Error checking existing file '{shown}': {} ({})",
+                fs_error_message(&e, "open", shown),
+                errno_name(&e)
+            ),
+        ),
+        ReadError::Refused(r) => r.into(),
+        e @ ReadError::NotRegular(_) => Failure::new(
+            ToolErrorCode::FileWriteFailure,
+            format!("Error checking existing file: {e}"),
+        ),
+        ReadError::Decode(e) => Failure::new(
+            ToolErrorCode::FileWriteFailure,
+            format!("Error checking existing file: failed to decode file: {e}"),
+        ),
+    }
 }
 
 impl Invocation for WriteFileInvocation {
     fn description(&self) -> String {
         format!(
             "Writing to {}",
-            shorten_path(&make_relative(&self.params.file_path, &self.root))
+            self.proposal.relative(&self.params.file_path)
         )
     }
 
@@ -134,48 +196,50 @@ impl Invocation for WriteFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+    fn default_permission(&self) -> Permission {
+        Permission::Ask
+    }
+
+    fn modified(&self, asked: &EditConfirmation, content: String) -> Option<Box<dyn Invocation>> {
+        // Qwen's `createUpdatedParams`: the user's text is the content, the
+        // model's is kept as the proposal, and the result says so.
+        let params = WriteFileParams {
+            file_path: self.params.file_path.clone(),
+            content,
+            record_as_artifact: self.params.record_as_artifact,
+            modified_by_user: Some(true),
+            resolved: self.params.resolved.clone(),
+        };
+        Some(Box::new(WriteFileInvocation {
+            params,
+            proposal: self.proposal.modified(asked),
+        }))
+    }
+
+    fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
+        let Prepared { current, .. } = self.prepare(workspace)?;
+        let title = format!(
+            "Confirm Write: {}",
+            self.proposal.relative(&self.params.file_path)
+        );
+        Ok(Confirmation::Edit(EditConfirmation::new(
+            title,
+            &self.params.file_path,
+            current.map(|d| d.text),
+            self.params.content.clone(),
+        )))
+    }
+
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let shown = p.file_path.as_str();
-        let target = GuardedWrite::new(workspace, &p.resolved, shown, Verb::Overwriting)?;
+        let Prepared { target, current } = self.prepare(workspace)?;
+        let exists = current.is_some();
 
-        // Check 1: before the current content is read.
-        let mut exists = target.check(false)?.is_some();
-        let mut current: Option<Decoded> = None;
-        if exists {
-            match target.read_current() {
-                Ok(decoded) => current = Some(decoded),
-                // Gone since the check: this is a create now, as in Qwen.
-                Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => exists = false,
-                Err(ReadError::Io(e)) => {
-                    return Err(Failure::new(
-                        ToolErrorCode::FileWriteFailure,
-                        format!(
-                            "Error checking existing file '{shown}': {} ({})",
-                            fs_error_message(&e, "open", shown),
-                            errno_name(&e)
-                        ),
-                    ));
-                }
-                Err(ReadError::Refused(r)) => return Err(r.into()),
-                Err(e @ ReadError::NotRegular(_)) => {
-                    return Err(Failure::new(
-                        ToolErrorCode::FileWriteFailure,
-                        format!("Error checking existing file: {e}"),
-                    ));
-                }
-                Err(ReadError::Decode(e)) => {
-                    return Err(Failure::new(
-                        ToolErrorCode::FileWriteFailure,
-                        format!("Error checking existing file: failed to decode file: {e}"),
-                    ));
-                }
-            }
-        }
-        if exists {
-            // Check 2: the bytes just read are the bytes the model saw.
-            target.check(true)?;
-        }
         // Check 3 runs in the commit, right before the write; a file that
         // vanished after it was read must not be re-created from this call.
         let content = match &current {
@@ -209,10 +273,8 @@ impl Invocation for WriteFileInvocation {
             ));
         }
         let old = current.map(|d| d.text).unwrap_or_default();
-        Ok(ToolResult::new(
-            message,
-            Display::Diff(Box::new(FileDiff::new(shown, old, p.content.clone()))),
-        ))
+        let diff = self.proposal.diff(shown, old, p.content.clone());
+        Ok(ToolResult::new(message, Display::Diff(Box::new(diff))))
     }
 }
 

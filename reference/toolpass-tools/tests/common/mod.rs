@@ -10,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use toolpass_tools::context::InvocationContext;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::located::Located;
 use toolpass_tools::read_cache::ReadKind;
@@ -140,7 +141,7 @@ impl Sandbox {
     /// [`Sandbox::call`] for a tool the session does not register.
     pub(crate) fn call_tool(&self, tool: &dyn Tool, args: Value) -> ToolResult {
         match tool.build(&args, &self.session) {
-            Ok(invocation) => invocation.execute(&self.session),
+            Ok(invocation) => invocation.execute(&self.session, &InvocationContext::detached()),
             Err(e) => Err(Failure::from(e)),
         }
         .unwrap_or_else(ToolResult::from)
@@ -150,7 +151,7 @@ impl Sandbox {
     pub(crate) fn execute(&self, name: &str, args: Value) -> ToolResult {
         match self.build(name, &args) {
             Ok(invocation) => invocation
-                .execute(&self.session)
+                .execute(&self.session, &InvocationContext::detached())
                 .unwrap_or_else(ToolResult::from),
             Err(e) => panic!("{} {}", e.code, e.message),
         }

@@ -26,6 +26,7 @@ use super::ignore_files::{GitIgnore, QwenIgnore};
 use super::node::{fs_error_message, make_relative, shorten_path};
 use super::path_arg::{resolve_in_sandbox, unescape_path};
 use super::walk::{self, StartError, open_start};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
@@ -119,7 +120,11 @@ impl Invocation for ListDirectoryInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let shown = &self.params.path;
         let dir = &self.params.resolved;
         // Located again: what was inside when the call was built may lead

@@ -44,6 +44,7 @@ use super::node::{
     self, basename, extname, fs_error_message, make_relative, normalize, shorten_path,
 };
 use super::path_arg::{resolve_in_sandbox, unescape_path};
+use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::fileio::stat;
 use crate::kind::Kind;
@@ -276,7 +277,11 @@ impl Invocation for ReadFileInvocation {
         vec![self.params.resolved.clone()]
     }
 
-    fn execute(&self, workspace: &Workspace) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let p = &self.params;
         let root = workspace.sandbox().root().to_string_lossy().into_owned();
         // Qwen's relativePathForDisplay: the path as given, relative to the

@@ -1,0 +1,257 @@
+//! One session's queue and the task that works it: the session's requests
+//! (`tools/call`, `toolpass/confirm`, `tools/list`, `toolpass/fault`,
+//! `toolpass/session.close`) are carried out one at a time, in the order
+//! they arrived, each tool call on the blocking pool. Sessions do not wait
+//! for each other.
+//!
+//! The worker also owns the session's table of calls awaiting
+//! confirmation, keyed by call id: a call that asks is answered
+//! `awaiting_confirmation` and parked there, holding no lock and no file,
+//! until `toolpass/confirm` names it; the queue goes on meanwhile.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use toolpass_protocol::method;
+use toolpass_protocol::{
+    ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId, ResponseError, SessionId,
+    ToolsListResult,
+};
+use toolpass_tools::confirmation::Answer;
+use toolpass_tools::context::{Cancellation, InvocationContext};
+use toolpass_tools::faults::FaultPoint;
+use toolpass_tools::scheduler::{self, Pending, Scheduled};
+use toolpass_tools::session::Session;
+
+use crate::convert;
+use crate::inflight::InFlight;
+use crate::outbound::Outbound;
+use crate::sinks::{Notices, Updates};
+
+/// A request for the session, with the permit that bounds what is in
+/// flight (released when the request is answered).
+pub(crate) struct Queued {
+    pub(crate) id: RequestId,
+    pub(crate) job: Job,
+    pub(crate) permit: Option<OwnedSemaphorePermit>,
+}
+
+/// What a session request asks for.
+pub(crate) enum Job {
+    /// `tools/call`.
+    Call(Call),
+    /// `toolpass/confirm`.
+    Confirm(ConfirmParams, Cancellation),
+    /// `tools/list`.
+    List,
+    /// `toolpass/fault`, with its point already known to be supported.
+    Fault {
+        point: FaultPoint,
+        skip: u32,
+        times: u32,
+    },
+    /// `toolpass/session.close`.
+    Close,
+}
+
+/// A `tools/call`, unpacked.
+pub(crate) struct Call {
+    pub(crate) name: String,
+    pub(crate) arguments: Map<String, Value>,
+    pub(crate) call_id: String,
+    pub(crate) token: Option<ProgressToken>,
+    pub(crate) cancellation: Cancellation,
+}
+
+/// A call awaiting confirmation, and where its updates go once it runs.
+struct Parked {
+    pending: Pending,
+    token: Option<ProgressToken>,
+}
+
+/// The task working one session's queue.
+pub(crate) struct Worker {
+    id: SessionId,
+    session: Arc<Session>,
+    outbound: Outbound,
+    in_flight: InFlight,
+    parked: HashMap<String, Parked>,
+}
+
+impl Worker {
+    pub(crate) fn new(
+        id: SessionId,
+        session: Arc<Session>,
+        outbound: Outbound,
+        in_flight: InFlight,
+    ) -> Self {
+        Worker {
+            id,
+            session,
+            outbound,
+            in_flight,
+            parked: HashMap::new(),
+        }
+    }
+
+    /// Works the queue until the session is closed or the queue ends (end
+    /// of input: every request queued is still answered).
+    pub(crate) async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Queued>) {
+        while let Some(Queued { id, job, permit }) = queue.recv().await {
+            let close = matches!(job, Job::Close);
+            self.handle(&id, job).await;
+            self.in_flight.finished(&id);
+            drop(permit);
+            if close {
+                break;
+            }
+        }
+    }
+
+    async fn handle(&mut self, id: &RequestId, job: Job) {
+        match job {
+            Job::Call(call) => self.call(id, call).await,
+            Job::Confirm(params, cancellation) => self.confirm(id, params, cancellation).await,
+            Job::List => {
+                let tools = self
+                    .session
+                    .registry()
+                    .declarations()
+                    .map(|t| convert::descriptor(t.as_ref()))
+                    .collect();
+                let result = ToolsListResult {
+                    tools,
+                    next_cursor: None,
+                };
+                self.outbound.result::<method::ToolsList>(id, &result);
+            }
+            Job::Fault { point, skip, times } => {
+                self.session.faults().arm_after(point, skip, times);
+                self.outbound.result::<method::Fault>(id, &EmptyResult {});
+            }
+            Job::Close => {
+                // Calls awaiting confirmation go with the session; nothing
+                // of theirs was written.
+                self.parked.clear();
+                self.outbound
+                    .result::<method::SessionClose>(id, &EmptyResult {});
+            }
+        }
+    }
+
+    async fn call(&mut self, id: &RequestId, call: Call) {
+        if self.parked.contains_key(&call.call_id) {
+            let error = ResponseError::invalid_params(
+                method::TOOLS_CALL,
+                format!(
+                    "call id {} already awaits confirmation in session {}: call ids are unique \
+                     in a session",
+                    call.call_id, self.id
+                ),
+            );
+            return self.outbound.error(Some(id.clone()), error);
+        }
+        let context = self.context(call.cancellation, call.token.clone(), &call.call_id);
+        let (session, outbound, reply_to) =
+            (Arc::clone(&self.session), self.outbound.clone(), id.clone());
+        let arguments = Value::Object(call.arguments);
+        let name = call.name;
+        // The reply is serialized on the blocking pool too: an edit's
+        // Outcome holds the file twice.
+        let parked = blocking(move || {
+            match scheduler::schedule(&session, &name, &arguments, &context) {
+                Scheduled::Done(outcome) => {
+                    outbound.result::<method::ToolsCall>(&reply_to, &convert::outcome(outcome));
+                    None
+                }
+                Scheduled::Awaiting(pending) => {
+                    // Sent before the call is parked below: a confirmation
+                    // the client sends at once waits in this queue until
+                    // then.
+                    let outcome = convert::awaiting(pending.confirmation());
+                    outbound.result::<method::ToolsCall>(&reply_to, &outcome);
+                    Some(pending)
+                }
+            }
+        })
+        .await;
+        match parked {
+            Ok(Some(pending)) => {
+                let token = call.token;
+                self.parked.insert(call.call_id, Parked { pending, token });
+            }
+            Ok(None) => {}
+            Err(error) => self.outbound.error(Some(id.clone()), error),
+        }
+    }
+
+    async fn confirm(&mut self, id: &RequestId, params: ConfirmParams, cancellation: Cancellation) {
+        let Some(parked) = self.parked.remove(&params.call_id) else {
+            let mut error = ResponseError::invalid_params(
+                method::CONFIRM,
+                format!(
+                    "no call {} awaits confirmation in session {}",
+                    params.call_id, self.id
+                ),
+            );
+            error.data = Some(json!({"callId": params.call_id}));
+            return self.outbound.error(Some(id.clone()), error);
+        };
+        let answer = match (params.outcome, params.modified_content) {
+            (ConfirmOutcome::ProceedOnce, _) => Answer::ProceedOnce,
+            (ConfirmOutcome::ProceedAlways, _) => Answer::ProceedAlways,
+            (ConfirmOutcome::Cancel, _) => Answer::Cancel,
+            (ConfirmOutcome::Modify, Some(content)) => Answer::Modify(content),
+            (ConfirmOutcome::Modify, None) => {
+                // The call still waits: a corrected answer can follow.
+                self.parked.insert(params.call_id, parked);
+                let error = ResponseError::invalid_params(
+                    method::CONFIRM,
+                    "modify needs modifiedContent: the content the user edited the proposal into",
+                );
+                return self.outbound.error(Some(id.clone()), error);
+            }
+        };
+        let context = self.context(cancellation, parked.token, &params.call_id);
+        let (session, outbound, reply_to) =
+            (Arc::clone(&self.session), self.outbound.clone(), id.clone());
+        let pending = parked.pending;
+        let ran = blocking(move || {
+            let outcome = scheduler::confirm(&session, pending, answer, &context);
+            outbound.result::<method::Confirm>(&reply_to, &convert::outcome(outcome));
+        })
+        .await;
+        if let Err(error) = ran {
+            self.outbound.error(Some(id.clone()), error);
+        }
+    }
+
+    fn context(
+        &self,
+        cancellation: Cancellation,
+        token: Option<ProgressToken>,
+        call_id: &str,
+    ) -> InvocationContext {
+        InvocationContext::new(
+            cancellation,
+            Arc::new(Updates::new(self.outbound.clone(), token)),
+            Arc::new(Notices::new(
+                self.outbound.clone(),
+                self.id.clone(),
+                call_id.to_owned(),
+            )),
+        )
+    }
+}
+
+/// Runs `work` on the blocking pool: file work and tools never block the
+/// threads that read, dispatch and write.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ResponseError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ResponseError::internal(format!("the call failed: {e}")))
+}

@@ -1,0 +1,242 @@
+//! What a running invocation reaches besides its workspace: whether it has
+//! been cancelled, where its live output goes while it runs, and where
+//! notices go, during the call or long after it returned (a background
+//! shell finishing).
+//!
+//! Synchronous, like the tools: a cancellation is a latch a tool polls
+//! ([`Cancellation::is_requested`]) or blocks on
+//! ([`Cancellation::wait_for_client`]); the sinks are plain callbacks that
+//! the server turns into protocol notifications. The tool layer never sees
+//! the wire.
+
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+/// A one-way flag that can be waited on: set once, never reset.
+#[derive(Debug, Default)]
+pub struct Latch {
+    set: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Latch {
+    /// Sets the latch and wakes everyone waiting on it.
+    pub fn set(&self) {
+        *self.set.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        self.changed.notify_all();
+    }
+
+    /// Whether it is set.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        *self.set.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Why [`Cancellation::wait_for_client`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitEnd {
+    /// The call was cancelled.
+    Cancelled,
+    /// The client's input ended: nobody is left to cancel or answer.
+    InputClosed,
+}
+
+/// A call's cancellation: its own latch, set when the client cancels this
+/// call, and the server's, set when the client's input ends.
+///
+/// A tool that runs long on its own (a command) polls
+/// [`Cancellation::is_requested`] and stops when it is set; one that waits
+/// for something only the client can give waits with
+/// [`Cancellation::wait_for_client`], which also returns when the input
+/// ends, so no call outlives its client waiting.
+#[derive(Debug, Clone, Default)]
+pub struct Cancellation {
+    call: Arc<Latch>,
+    input_closed: Arc<Latch>,
+}
+
+impl Cancellation {
+    /// A cancellation for one call; `input_closed` is the server's latch for
+    /// the end of the client's input, shared by every call.
+    #[must_use]
+    pub fn new(input_closed: Arc<Latch>) -> Self {
+        Cancellation {
+            call: Arc::default(),
+            input_closed,
+        }
+    }
+
+    /// Cancels the call.
+    pub fn request(&self) {
+        self.call.set();
+    }
+
+    /// Whether the call has been cancelled.
+    #[must_use]
+    pub fn is_requested(&self) -> bool {
+        self.call.is_set()
+    }
+
+    /// Blocks until the call is cancelled or the client's input ends.
+    #[must_use]
+    pub fn wait_for_client(&self) -> WaitEnd {
+        let mut set = self.call.set.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if *set {
+                return WaitEnd::Cancelled;
+            }
+            // Checked under the call's lock: [`Cancellation::close_input`]
+            // takes it before waking us, so its wake-up cannot fall between
+            // this check and the wait.
+            if self.input_closed.is_set() {
+                return WaitEnd::InputClosed;
+            }
+            set = self
+                .call
+                .changed
+                .wait(set)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Tells the call that the client's input has ended: sets the server's
+    /// latch (shared by every call) and wakes this call if it waits for the
+    /// client. The call itself is not cancelled: a tool that works on its
+    /// own finishes.
+    pub fn close_input(&self) {
+        self.input_closed.set();
+        drop(self.call.set.lock().unwrap_or_else(PoisonError::into_inner));
+        self.call.changed.notify_all();
+    }
+}
+
+/// Where a call's live output goes while it runs (Qwen's `updateOutput`
+/// callback): each update is the output so far, as Qwen's live display
+/// shows it, not a delta.
+pub trait UpdateSink: Send + Sync {
+    /// One update.
+    fn update(&self, text: &str);
+}
+
+/// Where notices go: what the model would be told without having asked
+/// (a background shell finished). Kept by whoever needs it past the call.
+pub trait NoticeSink: Send + Sync {
+    /// One notice of `kind` (`background_shell`, ...).
+    fn notice(&self, kind: &str, text: &str);
+}
+
+/// Sinks that drop everything, for calls nobody watches.
+struct Nowhere;
+
+impl UpdateSink for Nowhere {
+    fn update(&self, _text: &str) {}
+}
+
+impl NoticeSink for Nowhere {
+    fn notice(&self, _kind: &str, _text: &str) {}
+}
+
+/// Everything an invocation reaches besides its workspace.
+#[derive(Clone)]
+pub struct InvocationContext {
+    /// Whether the call has been cancelled.
+    pub cancellation: Cancellation,
+    updates: Arc<dyn UpdateSink>,
+    notices: Arc<dyn NoticeSink>,
+}
+
+impl InvocationContext {
+    /// A context whose updates and notices reach `updates` and `notices`.
+    #[must_use]
+    pub fn new(
+        cancellation: Cancellation,
+        updates: Arc<dyn UpdateSink>,
+        notices: Arc<dyn NoticeSink>,
+    ) -> Self {
+        InvocationContext {
+            cancellation,
+            updates,
+            notices,
+        }
+    }
+
+    /// A context nobody watches: never cancelled, updates and notices
+    /// dropped. For calls made outside a server (tests, benches).
+    #[must_use]
+    pub fn detached() -> Self {
+        InvocationContext {
+            cancellation: Cancellation::default(),
+            updates: Arc::new(Nowhere),
+            notices: Arc::new(Nowhere),
+        }
+    }
+
+    /// Sends one update of the call's live output.
+    pub fn update(&self, text: &str) {
+        self.updates.update(text);
+    }
+
+    /// The notice sink, to keep past the call.
+    #[must_use]
+    pub fn notices(&self) -> Arc<dyn NoticeSink> {
+        Arc::clone(&self.notices)
+    }
+}
+
+impl std::fmt::Debug for InvocationContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InvocationContext")
+            .field("cancellation", &self.cancellation)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    #[test]
+    fn a_waiting_call_wakes_when_it_is_cancelled() {
+        let cancellation = Cancellation::new(Arc::default());
+        let waiting = cancellation.clone();
+        let (done, ended) = mpsc::channel();
+        let waiter = std::thread::spawn(move || done.send(waiting.wait_for_client()));
+        assert!(ended.recv_timeout(Duration::from_millis(100)).is_err());
+        cancellation.request();
+        assert_eq!(
+            ended.recv_timeout(Duration::from_secs(10)),
+            Ok(WaitEnd::Cancelled)
+        );
+        waiter.join().unwrap().unwrap();
+    }
+
+    #[test]
+    fn a_waiting_call_wakes_when_the_input_closes() {
+        let input = Arc::new(Latch::default());
+        let cancellation = Cancellation::new(Arc::clone(&input));
+        let waiting = cancellation.clone();
+        let (done, ended) = mpsc::channel();
+        let waiter = std::thread::spawn(move || done.send(waiting.wait_for_client()));
+        assert!(ended.recv_timeout(Duration::from_millis(100)).is_err());
+        cancellation.close_input();
+        assert_eq!(
+            ended.recv_timeout(Duration::from_secs(10)),
+            Ok(WaitEnd::InputClosed)
+        );
+        waiter.join().unwrap().unwrap();
+        assert!(!cancellation.is_requested());
+        // A call that starts waiting after the input closed returns at once.
+        let later = Cancellation::new(input);
+        assert_eq!(later.wait_for_client(), WaitEnd::InputClosed);
+    }
+
+    #[test]
+    fn the_detached_context_drops_everything_and_never_cancels() {
+        let context = InvocationContext::detached();
+        context.update("x");
+        context.notices().notice("kind", "text");
+        assert!(!context.cancellation.is_requested());
+    }
+}

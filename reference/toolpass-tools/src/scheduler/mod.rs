@@ -1,0 +1,404 @@
+//! What Qwen's `CoreToolScheduler` does around one call, minus the model
+//! loop: find the tool, build the invocation (a build failure is the bare
+//! message, as `createErrorResponse` sends it), decide by the approval mode
+//! whether it runs, asks the user or is refused ([`toolpass_core::approval`]),
+//! run it (a failure reaches the model as its error message, as Qwen's
+//! scheduler sends it), replace an empty output with Qwen's "completed with
+//! no output" marker, and hold the output to its budget ([`budget`]).
+//!
+//! A call that asks is returned as [`Pending`]: it holds no lock and no
+//! file, only the invocation and the question. [`confirm`] carries out the
+//! user's answer; the invocation then prepares itself again from the file
+//! as it is by then, so every prior-read check runs after the confirmation
+//! too.
+//!
+//! Cancellation is checked where Qwen's scheduler checks its abort signal:
+//! before the tool starts, and once it returns. The `call.park` fault point
+//! parks a call when it starts executing until it is cancelled.
+
+mod budget;
+mod lookup;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolpass_core::approval::{self, Gate};
+
+use crate::confirmation::{Answer, Confirmation};
+use crate::context::InvocationContext;
+use crate::error_code::ToolErrorCode;
+use crate::faults::FaultPoint;
+use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::session::Session;
+use crate::tool::{Invocation, Tool};
+
+/// The update a call parked by `call.park` sends when it parks.
+pub const PARKED: &str = "call.park: parked until cancelled";
+
+/// Qwen's reason for a call the user declined (`handleConfirmationResponse`).
+const DECLINED: &str = "User did not allow tool call";
+/// Qwen's reason for a call cancelled before it started.
+const CANCELLED_BEFORE_EXECUTION: &str = "Tool call cancelled before execution.";
+/// Qwen's reason for a call cancelled while it ran
+/// (`TOOL_CANCELLED_BEFORE_COMPLETION_MESSAGE`).
+const CANCELLED_BEFORE_COMPLETION: &str = "User intentionally cancelled this tool call. Stop and \
+                                           await further instructions; do not retry or work \
+                                           around it.";
+/// Qwen's reason for a call whose tool finished before it noticed the
+/// cancellation (`TOOL_CANCELLED_AFTER_COMPLETION_MESSAGE`).
+const CANCELLED_AFTER_COMPLETION: &str = "The tool had already completed; its output was \
+                                          discarded. User intentionally cancelled. Stop and \
+                                          await further instructions; do not retry.";
+
+/// One call's result, with where its full output went when it was cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallOutcome {
+    /// What the tool produced, after the scheduler's treatment.
+    pub result: ToolResult,
+    /// The spill file holding the untruncated output.
+    pub persisted_output_path: Option<PathBuf>,
+    /// The call was cancelled: declined by the user, or cancelled by the
+    /// client. `result` says what the model is told.
+    pub cancelled: bool,
+}
+
+/// A call waiting for the user's answer. Holds no lock and no open file.
+pub struct Pending {
+    tool: Arc<dyn Tool>,
+    invocation: Box<dyn Invocation>,
+    confirmation: Confirmation,
+}
+
+/// Where [`schedule`] left a call.
+pub enum Scheduled {
+    /// It ran, failed, or was refused.
+    Done(CallOutcome),
+    /// It waits for the user's answer ([`confirm`]).
+    Awaiting(Pending),
+}
+
+impl Pending {
+    /// What the user is asked.
+    #[must_use]
+    pub fn confirmation(&self) -> &Confirmation {
+        &self.confirmation
+    }
+}
+
+/// Runs the tool `name` with `arguments` in `session`, or stops where the
+/// approval mode says the user must be asked.
+#[must_use]
+pub fn schedule(
+    session: &Session,
+    name: &str,
+    arguments: &Value,
+    context: &InvocationContext,
+) -> Scheduled {
+    let Some(tool) = session.registry().get(name).cloned() else {
+        let message = lookup::tool_not_found_message(session, name);
+        let failure = Failure::new(ToolErrorCode::ToolNotRegistered, &message)
+            .error_display(&message)
+            .into();
+        return Scheduled::Done(settled(failure));
+    };
+    tracing::debug!(tool = name, "call");
+    let invocation = match tool.build(arguments, session) {
+        Ok(invocation) => invocation,
+        Err(error) => return Scheduled::Done(finish(session, tool.as_ref(), Err(error.into()))),
+    };
+    let mode = session.approval_mode();
+    match approval::before_details(invocation.default_permission(), mode) {
+        Gate::Run => return Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
+        Gate::Denied => {
+            let message =
+                format!("Tool \"{name}\" is denied: the tool's default permission is 'deny'.");
+            return Scheduled::Done(refused(Failure::new(
+                ToolErrorCode::ExecutionDenied,
+                message,
+            )));
+        }
+        Gate::NeedsDetails | Gate::Ask | Gate::PlanBlocked => {}
+    }
+    // Qwen prepares the question before it looks at plan mode: a call that
+    // would fail anyway fails with its own error, in every mode.
+    let confirmation = match invocation.confirmation(session) {
+        Ok(confirmation) => confirmation,
+        Err(failure) => return Scheduled::Done(finish(session, tool.as_ref(), Err(failure))),
+    };
+    match approval::after_details(confirmation.kind(), mode) {
+        Gate::Run => Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
+        Gate::PlanBlocked => Scheduled::Done(refused(plan_blocked(name))),
+        Gate::Ask | Gate::NeedsDetails | Gate::Denied => Scheduled::Awaiting(Pending {
+            tool,
+            invocation,
+            confirmation,
+        }),
+    }
+}
+
+/// Carries out the user's `answer` to a call that was waiting for it.
+#[must_use]
+pub fn confirm(
+    session: &Session,
+    pending: Pending,
+    answer: Answer,
+    context: &InvocationContext,
+) -> CallOutcome {
+    let Pending {
+        tool,
+        invocation,
+        confirmation,
+    } = pending;
+    match answer {
+        Answer::Cancel => {
+            // Qwen keeps the proposed diff on screen for a declined edit.
+            let display = match &confirmation {
+                Confirmation::Edit(asked) => Display::Diff(Box::new(FileDiff::new(
+                    &asked.file_path,
+                    asked.original.clone().unwrap_or_default(),
+                    asked.proposed.clone(),
+                ))),
+                Confirmation::Info { prompt, .. } => Display::Text(prompt.clone()),
+            };
+            cancelled(DECLINED, display)
+        }
+        Answer::ProceedOnce => run(session, tool.as_ref(), &*invocation, context),
+        Answer::ProceedAlways => {
+            if let Some(mode) = approval::mode_after_proceed_always(confirmation.kind()) {
+                session.set_approval_mode(mode);
+            }
+            run(session, tool.as_ref(), &*invocation, context)
+        }
+        Answer::Modify(content) => {
+            // Qwen applies an inline modification to edit confirmations
+            // only; any other call proceeds as proposed.
+            let modified = match &confirmation {
+                Confirmation::Edit(asked) => invocation.modified(asked, content),
+                Confirmation::Info { .. } => None,
+            };
+            let invocation = modified.unwrap_or(invocation);
+            run(session, tool.as_ref(), &*invocation, context)
+        }
+    }
+}
+
+/// Runs `name` as a call the user approves once if asked: for callers
+/// outside a server (tests, benches), with nobody watching.
+#[must_use]
+pub fn execute_call(session: &Session, name: &str, arguments: &Value) -> CallOutcome {
+    let context = InvocationContext::detached();
+    match schedule(session, name, arguments, &context) {
+        Scheduled::Done(outcome) => outcome,
+        Scheduled::Awaiting(pending) => confirm(session, pending, Answer::ProceedOnce, &context),
+    }
+}
+
+/// Executes an approved invocation, minding cancellation.
+fn run(
+    session: &Session,
+    tool: &dyn Tool,
+    invocation: &dyn Invocation,
+    context: &InvocationContext,
+) -> CallOutcome {
+    if context.cancellation.is_requested() {
+        return cancelled(
+            CANCELLED_BEFORE_EXECUTION,
+            Display::Text(CANCELLED_BEFORE_EXECUTION.to_owned()),
+        );
+    }
+    if session.faults().fire(FaultPoint::CallPark) {
+        context.update(PARKED);
+        // Ends when the client cancels the call or can no longer do so.
+        let _ended = context.cancellation.wait_for_client();
+        return cancelled(
+            CANCELLED_BEFORE_COMPLETION,
+            Display::Text(PARKED.to_owned()),
+        );
+    }
+    let result = invocation.execute(session, context);
+    if context.cancellation.is_requested() {
+        return cancelled(
+            CANCELLED_AFTER_COMPLETION,
+            Display::Text(CANCELLED_AFTER_COMPLETION.to_owned()),
+        );
+    }
+    finish(session, tool, result)
+}
+
+/// The scheduler's treatment of what the tool returned.
+fn finish(session: &Session, tool: &dyn Tool, result: Result<ToolResult, Failure>) -> CallOutcome {
+    let mut result = result.unwrap_or_else(ToolResult::from);
+    // Qwen's scheduler answers a failed call with the error's message, not
+    // the tool's llmContent (`createErrorResponse(new Error(
+    // toolResult.error.message))` in coreToolScheduler.ts): that message is
+    // what the model reads.
+    if let Some(failure) = &result.error
+        && failure.message != result.llm_content
+    {
+        result.llm_content = failure.message.clone();
+    }
+    // Qwen's `truncateLlmContent`: the model is never handed an empty
+    // result, which it could mistake for a lost one.
+    if !result.is_error() && result.llm_content.trim().is_empty() {
+        result.llm_content = format!("({} completed with no output)", tool.name());
+    }
+    let persisted_output_path = if result.is_error() {
+        None
+    } else {
+        budget::hold_to_budget(session, tool, &mut result.llm_content)
+    };
+    CallOutcome {
+        result,
+        persisted_output_path,
+        cancelled: false,
+    }
+}
+
+/// A call refused before it ran: the message is what the model reads.
+fn refused(failure: Failure) -> CallOutcome {
+    settled(ToolResult::from(failure))
+}
+
+fn settled(result: ToolResult) -> CallOutcome {
+    CallOutcome {
+        result,
+        persisted_output_path: None,
+        cancelled: false,
+    }
+}
+
+/// A cancelled call: Qwen's `[Operation Cancelled] Reason: ...`.
+fn cancelled(reason: &str, display: Display) -> CallOutcome {
+    CallOutcome {
+        result: ToolResult::new(format!("[Operation Cancelled] Reason: {reason}"), display),
+        persisted_output_path: None,
+        cancelled: true,
+    }
+}
+
+/// Qwen's refusal of a call that would change something in plan mode, as a
+/// top-level session words it (`coreToolScheduler.ts`).
+fn plan_blocked(name: &str) -> Failure {
+    Failure::new(
+        ToolErrorCode::ExecutionDenied,
+        format!(
+            "Tool blocked by plan mode: \"{name}\" is not a read-only tool. Only read-only tools \
+             (read_file, grep_search, glob, web_fetch, etc.) are allowed in plan mode. Do NOT \
+             retry this tool. Pivot to read-only alternatives to gather the information you \
+             need, then call exit_plan_mode with a plan that covers this tool's purpose."
+        ),
+    )
+    .display("Plan mode blocked a non-read-only tool call.")
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session with the tools these tests call, and `edit` for the
+    /// suggestions.
+    fn session(config: crate::session::SessionConfig) -> (tempfile::TempDir, Session) {
+        use crate::tool::Declared;
+        use crate::tools::{edit::EditTool, grep_search::GrepTool, read_file::ReadFileTool};
+        let tools: Vec<std::sync::Arc<dyn Tool>> = vec![
+            std::sync::Arc::new(Declared::<ReadFileTool>::default()),
+            std::sync::Arc::new(Declared::<EditTool>::default()),
+            std::sync::Arc::new(Declared::<GrepTool>::default()),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let session = Session::new(dir.path(), config, tools).unwrap();
+        (dir, session)
+    }
+
+    #[test]
+    fn a_failed_call_reaches_the_model_as_its_error_message() {
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let path = session.sandbox().root().join("nope.txt");
+        let result = execute_call(
+            &session,
+            "read_file",
+            &serde_json::json!({"file_path": path}),
+        )
+        .result;
+        // read_file's own llmContent is "Could not read file because no file
+        // was found at the specified path."; Qwen's scheduler sends the
+        // message instead.
+        assert_eq!(
+            result.llm_content,
+            format!("File not found: {}", path.display())
+        );
+    }
+
+    #[test]
+    fn unknown_tools_get_suggestions_and_empty_output_gets_a_marker() {
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let result = execute_call(&session, "edti", &serde_json::json!({})).result;
+        assert_eq!(
+            result.error.as_ref().map(|e| e.code),
+            Some(ToolErrorCode::ToolNotRegistered)
+        );
+        assert!(
+            result
+                .llm_content
+                .starts_with("Tool \"edti\" not found in registry.")
+        );
+        assert!(
+            result.llm_content.contains("\"edit\""),
+            "{}",
+            result.llm_content
+        );
+
+        let path = session.sandbox().root().join("empty.txt");
+        std::fs::write(&path, "").unwrap();
+        let result = execute_call(
+            &session,
+            "read_file",
+            &serde_json::json!({"file_path": path}),
+        )
+        .result;
+        assert!(!result.is_error(), "{}", result.llm_content);
+        assert!(!result.llm_content.trim().is_empty());
+    }
+
+    #[test]
+    fn output_over_the_tools_budget_is_spilled_privately_and_readable() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, session) = session(crate::session::SessionConfig::default());
+        let root = session.sandbox().root().to_owned();
+        // About 24 000 characters of grep output: within grep's own 25 000
+        // cap, over its 20 000-character scheduler budget.
+        let text: String = (0..300)
+            .map(|i| format!("needle line {i:04} {}\n", "x".repeat(60)))
+            .collect();
+        std::fs::write(root.join("big.txt"), text).unwrap();
+        let call = execute_call(
+            &session,
+            "grep_search",
+            &serde_json::json!({"pattern": "needle", "path": root}),
+        );
+        let path = call.persisted_output_path.expect("spilled");
+        let stub = &call.result.llm_content;
+        assert!(
+            stub.starts_with(toolpass_core::truncate::TOOL_OUTPUT_TRUNCATED_PREFIX),
+            "{stub}"
+        );
+        assert!(stub.contains(&path.display().to_string()));
+        assert!(stub.encode_utf16().count() < 21_000, "{}", stub.len());
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // The model can fetch the full output with read_file, though the
+        // spill directory is outside the workspace root.
+        let full = execute_call(
+            &session,
+            "read_file",
+            &serde_json::json!({"file_path": path}),
+        )
+        .result;
+        assert!(!full.is_error(), "{}", full.llm_content);
+        assert!(
+            full.llm_content.contains("needle line 0150"),
+            "{}",
+            full.llm_content
+        );
+    }
+}
