@@ -39,6 +39,7 @@
 
 pub mod background;
 pub mod cancel;
+pub mod command;
 pub mod env;
 pub mod output;
 pub mod result_text;

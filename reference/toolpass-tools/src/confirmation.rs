@@ -12,6 +12,15 @@ use crate::tools::node::basename;
 pub enum Confirmation {
     /// A file change, with its diff.
     Edit(EditConfirmation),
+    /// A shell command (Qwen's `ToolExecuteConfirmationDetails`).
+    Exec {
+        /// `Confirm Shell Command`.
+        title: String,
+        /// The command line as the model wrote it.
+        command: String,
+        /// The programs it runs, `, `-separated (Qwen's `rootCommand`).
+        root_command: String,
+    },
     /// A yes or no about anything else: Qwen's default for a tool that has
     /// no richer question (`BaseToolInvocation.getConfirmationDetails`).
     Info {
@@ -57,6 +66,7 @@ impl Confirmation {
     pub fn kind(&self) -> ConfirmationKind {
         match self {
             Confirmation::Edit(_) => ConfirmationKind::Edit,
+            Confirmation::Exec { .. } => ConfirmationKind::Exec,
             Confirmation::Info { .. } => ConfirmationKind::Info,
         }
     }

@@ -9,26 +9,91 @@
 //! the server turns into protocol notifications. The tool layer never sees
 //! the wire.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+type Listener = Box<dyn Fn() + Send + Sync>;
+
 /// A one-way flag that can be waited on: set once, never reset.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Latch {
     set: Mutex<bool>,
     changed: Condvar,
+    /// Called once when the latch is set, by id (see [`Latch::listen`]).
+    listeners: Mutex<Vec<(u64, Listener)>>,
+    next: AtomicU64,
+}
+
+impl std::fmt::Debug for Latch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Latch")
+            .field("set", &self.is_set())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Latch {
     /// Sets the latch and wakes everyone waiting on it.
     pub fn set(&self) {
-        *self.set.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        {
+            let mut set = self.set.lock().unwrap_or_else(PoisonError::into_inner);
+            if *set {
+                return;
+            }
+            *set = true;
+        }
         self.changed.notify_all();
+        let listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for (_, listener) in listeners.iter() {
+            listener();
+        }
+    }
+
+    /// Calls `wake` when the latch is set (at once if it is), until the
+    /// returned guard is dropped: how a latch reaches something that does
+    /// not poll it, such as a running command's cancel signal.
+    pub fn listen(self: &Arc<Self>, wake: impl Fn() + Send + Sync + 'static) -> Listening {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut listeners = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Under the listeners' lock, which `set` takes after setting: a set
+        // either sees this listener or happened before this check.
+        if self.is_set() {
+            wake();
+        }
+        listeners.push((id, Box::new(wake)));
+        Listening {
+            latch: Arc::clone(self),
+            id,
+        }
     }
 
     /// Whether it is set.
     #[must_use]
     pub fn is_set(&self) -> bool {
         *self.set.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Keeps a listener of a [`Latch`]; dropping it removes the listener.
+#[must_use = "dropping the guard removes the listener at once"]
+pub struct Listening {
+    latch: Arc<Latch>,
+    id: u64,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.latch
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(id, _)| *id != self.id);
     }
 }
 
@@ -75,6 +140,12 @@ impl Cancellation {
     #[must_use]
     pub fn is_requested(&self) -> bool {
         self.call.is_set()
+    }
+
+    /// Calls `wake` when the call is cancelled (at once if it has been),
+    /// while the guard lives. The end of input does not call it.
+    pub fn on_request(&self, wake: impl Fn() + Send + Sync + 'static) -> Listening {
+        self.call.listen(wake)
     }
 
     /// Blocks until the call is cancelled or the client's input ends.
@@ -230,6 +301,24 @@ mod tests {
         // A call that starts waiting after the input closed returns at once.
         let later = Cancellation::new(input);
         assert_eq!(later.wait_for_client(), WaitEnd::InputClosed);
+    }
+
+    #[test]
+    fn a_listener_is_called_once_on_cancel_and_not_after_its_guard_is_dropped() {
+        let cancellation = Cancellation::new(Arc::default());
+        let (tx, rx) = mpsc::channel();
+        let early = tx.clone();
+        let kept = cancellation.on_request(move || early.send("kept").unwrap_or(()));
+        let dropped = tx.clone();
+        drop(cancellation.on_request(move || dropped.send("dropped").unwrap_or(())));
+        cancellation.close_input();
+        assert!(rx.try_recv().is_err(), "the end of input is no cancel");
+        cancellation.request();
+        cancellation.request();
+        let late = cancellation.on_request(move || tx.send("late").unwrap_or(()));
+        let got: Vec<_> = rx.try_iter().collect();
+        assert_eq!(got, ["kept", "late"]);
+        drop((kept, late));
     }
 
     #[test]

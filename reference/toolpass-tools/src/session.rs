@@ -119,6 +119,7 @@ mod tests {
                 "grep_search",
                 "list_directory",
                 "read_file",
+                "run_shell_command",
                 "write_file"
             ]
         );
