@@ -97,7 +97,8 @@ impl Worker {
     }
 
     /// Works the queue until the session is closed or the queue ends (end
-    /// of input: every request queued is still answered).
+    /// of input: every request queued is still answered), then ends the
+    /// session's background shells.
     pub(crate) async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Queued>) {
         while let Some(Queued { id, job, permit }) = queue.recv().await {
             let close = matches!(job, Job::Close);
@@ -108,6 +109,7 @@ impl Worker {
                 break;
             }
         }
+        close_shells(Arc::clone(&self.session)).await;
     }
 
     async fn handle(&mut self, id: &RequestId, job: Job) {
@@ -133,8 +135,10 @@ impl Worker {
             }
             Job::Close => {
                 // Calls awaiting confirmation go with the session; nothing
-                // of theirs was written.
+                // of theirs was written. Its background shells end before
+                // the answer: once it is read, none of them runs.
                 self.parked.clear();
+                close_shells(Arc::clone(&self.session)).await;
                 self.outbound
                     .result::<method::SessionClose>(id, &EmptyResult {});
             }
@@ -243,6 +247,14 @@ impl Worker {
                 call_id.to_owned(),
             )),
         )
+    }
+}
+
+/// Ends every background shell of `session` with its family, on the
+/// blocking pool: it waits for the processes to go.
+async fn close_shells(session: Arc<Session>) {
+    if let Err(error) = blocking(move || session.shells().close()).await {
+        tracing::error!("closing the session's shells: {}", error.message);
     }
 }
 

@@ -52,3 +52,4 @@ pub use cancel::Cancel;
 pub use env::Connection;
 pub use output::capture::OutputLimits;
 pub use run::{DRAIN, Ending, KILL_GRACE, Options, Outcome, Prefer, Request, RunError, run};
+pub use spawn::pty_available;
