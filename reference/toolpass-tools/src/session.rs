@@ -120,6 +120,7 @@ mod tests {
                 "list_directory",
                 "read_file",
                 "run_shell_command",
+                "task_stop",
                 "write_file"
             ]
         );

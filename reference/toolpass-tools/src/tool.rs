@@ -265,6 +265,9 @@ pub trait DeclarativeTool: Send + Sync {
     /// `shouldDefer`); callable all the same.
     const SHOULD_DEFER: bool = false;
 
+    /// Listed even when deferred (Qwen's `alwaysLoad`).
+    const ALWAYS_LOAD: bool = false;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
 
@@ -306,6 +309,7 @@ impl<T: DeclarativeTool> Declared<T> {
     pub fn new(tool: T) -> Self {
         let mut declaration = Declaration::qwen(T::NAME, T::KIND, T::DECLARATION);
         declaration.should_defer = T::SHOULD_DEFER;
+        declaration.always_load = T::ALWAYS_LOAD;
         Declared { declaration, tool }
     }
 
