@@ -15,6 +15,8 @@
 //! - [`snippet`]: the "Showing lines a-b of N" excerpt after an edit.
 //! - [`text`]: byte-level fidelity: BOM, line endings, legacy encodings.
 //! - [`truncate`]: head/tail truncation by characters and lines.
+//! - [`sed`]: which `sed -i` commands to run as an edit, and what the file
+//!   becomes (GNU sed's semantics, in memory).
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -32,6 +34,7 @@
 pub mod edit;
 pub mod fold;
 pub mod matching;
+pub mod sed;
 pub mod snippet;
 pub mod text;
 pub mod truncate;

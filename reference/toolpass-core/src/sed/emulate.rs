@@ -1,0 +1,296 @@
+//! Runs a [`Substitution`] over a file's text in memory, line by line, with
+//! GNU sed's semantics (or, as an option, with those of Qwen Code 0.24.4's
+//! JavaScript emulation).
+//!
+//! sed reads a line without its `\n`, runs the script on it and writes it
+//! back with the `\n` it had (the last line keeps having none if it had
+//! none). So `^`, `$` and `.` never see a newline, and on a CRLF file the
+//! `\r` is an ordinary last character of each line: `s/a$/b/` does not match
+//! `a\r\n`, and `s/.*/x/` eats the `\r`. GNU sed finds the leftmost match
+//! and of those the longest (POSIX), where JavaScript and Rust take the
+//! first alternative that matches: `s/a|ab/x/` turns `ab` into `x` in sed
+//! and into `xb` in Qwen. A match that is empty and right after the
+//! previous match is not a match (`s/b*/x/g` on `abc` gives `xaxcx`).
+
+use std::fmt;
+
+use regex_automata::nfa::thompson::pikevm::{self, PikeVM};
+use regex_automata::util::captures::Captures;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, MatchKind, meta};
+
+use super::regex::{Dot, RegexError, translate};
+use super::script::Substitution;
+
+/// Whose semantics the emulation follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// GNU sed 4.9 in a UTF-8 locale.
+    #[default]
+    Gnu,
+    /// What published Qwen Code 0.24.4 writes for the same command
+    /// (`applySedSubstitution` in `packages/core/src/utils/sedEditParser.ts`
+    /// and the write that follows in `tools/shell.ts`): the first matching
+    /// alternative rather than the longest; `.` that does not match `\r`,
+    /// U+2028 or U+2029 (a JavaScript `RegExp` without the `s` flag); and,
+    /// when the file had a `\r\n`, every line break of the result written
+    /// as `\r\n` (its `ensureCrlfLineEndings`), which undoes a `s/\r$//`.
+    /// JavaScript's UTF-16 code units (a `.` matching half of an emoji) are
+    /// not modelled.
+    Qwen0244,
+}
+
+/// How to emulate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Whose semantics to follow.
+    pub dialect: Dialect,
+    /// The largest result, in bytes, before the emulation gives up
+    /// ([`EmulationError::TooLarge`]): `s/x*/&&&&/g` multiplies a file.
+    pub max_output_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            dialect: Dialect::Gnu,
+            max_output_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Why the emulation did not produce a result. Every case means "let the
+/// real sed run": nothing was decided about the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmulationError {
+    /// The file is not UTF-8: a pattern would have to decide what `.` means
+    /// on the malformed bytes, which depends on sed's locale.
+    NotUtf8 {
+        /// Byte offset of the first malformed sequence.
+        offset: usize,
+    },
+    /// The pattern is outside the supported subset (a
+    /// [`Substitution`] from [`super::parse_script`] never is).
+    Regex(RegexError),
+    /// The result would exceed [`Options::max_output_bytes`].
+    TooLarge {
+        /// The limit that was passed.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for EmulationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotUtf8 { offset } => write!(f, "the file is not UTF-8 (at byte {offset})"),
+            Self::Regex(e) => write!(f, "the pattern {e}"),
+            Self::TooLarge { limit } => write!(f, "the result would exceed {limit} bytes"),
+        }
+    }
+}
+
+/// A substitution compiled for one dialect.
+#[derive(Clone, Debug)]
+pub struct Program {
+    substitution: Substitution,
+    options: Options,
+    /// Leftmost-first, per line: where the leftmost match starts (both
+    /// dialects) and, for Qwen's, the match itself.
+    line: meta::Regex,
+    /// The same pattern with `^` and `$` at every line: a whole-file search
+    /// for the next line that may hold a match, so lines without one are
+    /// copied wholesale. It may also report a match a line alone would not
+    /// have (a `[^a]` matching a `\n`); that line is then run and left as is.
+    candidate: meta::Regex,
+    /// Anchored at a match's start, the longest match there and its
+    /// groups (GNU's dialect only).
+    longest: Option<PikeVM>,
+}
+
+impl Program {
+    /// Compiles `substitution` for `options.dialect`.
+    ///
+    /// # Errors
+    /// [`EmulationError::Regex`] when the pattern is outside the subset.
+    pub fn new(substitution: &Substitution, options: Options) -> Result<Self, EmulationError> {
+        let dot = match options.dialect {
+            Dialect::Gnu => Dot::AnyButNewline,
+            Dialect::Qwen0244 => Dot::JavaScript,
+        };
+        let translated = translate(&substitution.pattern, substitution.syntax, dot)
+            .map_err(EmulationError::Regex)?;
+        let syntax = syntax::Config::new().case_insensitive(substitution.flags.ignore_case);
+        let compile_error =
+            |e: &dyn fmt::Display| EmulationError::Regex(RegexError::Compile(e.to_string()));
+        let build = |multi_line: bool| {
+            meta::Regex::builder()
+                .syntax(syntax.multi_line(multi_line))
+                .build(&translated.pattern)
+                .map_err(|e| compile_error(&e))
+        };
+        let longest = match options.dialect {
+            Dialect::Gnu => Some(
+                PikeVM::builder()
+                    .syntax(syntax)
+                    .configure(PikeVM::config().match_kind(MatchKind::All))
+                    .build(&translated.pattern)
+                    .map_err(|e| compile_error(&e))?,
+            ),
+            Dialect::Qwen0244 => None,
+        };
+        Ok(Self {
+            substitution: substitution.clone(),
+            options,
+            line: build(false)?,
+            candidate: build(true)?,
+            longest,
+        })
+    }
+
+    /// The substitution this program runs.
+    #[must_use]
+    pub fn substitution(&self) -> &Substitution {
+        &self.substitution
+    }
+
+    /// Runs the substitution over `text` and returns what the file becomes.
+    ///
+    /// # Errors
+    /// [`EmulationError::NotUtf8`] and [`EmulationError::TooLarge`].
+    pub fn apply(&self, text: &[u8]) -> Result<String, EmulationError> {
+        let text = std::str::from_utf8(text).map_err(|e| EmulationError::NotUtf8 {
+            offset: e.valid_up_to(),
+        })?;
+        let mut run = Run::new(self);
+        let mut out = String::with_capacity(text.len());
+        let mut copied = 0;
+        let mut searched = 0;
+        while let Some(found) = self.candidate.find(Input::new(text).range(searched..)) {
+            // After the last `\n` (or in an empty file) there is no line:
+            // sed never runs its script on an empty string there.
+            if found.start() == text.len() && (text.is_empty() || text.ends_with('\n')) {
+                break;
+            }
+            let line_start = memchr::memrchr(
+                b'\n',
+                text.as_bytes().get(..found.start()).unwrap_or_default(),
+            )
+            .map_or(0, |at| at + 1);
+            let line_end = memchr::memchr(
+                b'\n',
+                text.as_bytes().get(found.start()..).unwrap_or_default(),
+            )
+            .map_or(text.len(), |at| found.start() + at);
+            out.push_str(text.get(copied..line_start).unwrap_or_default());
+            run.line(text.get(line_start..line_end).unwrap_or_default(), &mut out);
+            self.check_size(&out)?;
+            copied = line_end;
+            searched = line_end + 1;
+            if searched > text.len() {
+                break;
+            }
+        }
+        out.push_str(text.get(copied..).unwrap_or_default());
+        if self.options.dialect == Dialect::Qwen0244 && text.contains("\r\n") {
+            out = out.replace("\r\n", "\n").replace('\n', "\r\n");
+        }
+        self.check_size(&out)?;
+        Ok(out)
+    }
+
+    fn check_size(&self, out: &str) -> Result<(), EmulationError> {
+        let limit = self.options.max_output_bytes;
+        if out.len() > limit {
+            return Err(EmulationError::TooLarge { limit });
+        }
+        Ok(())
+    }
+}
+
+/// The state one application needs: the engines' scratch space.
+struct Run<'p> {
+    program: &'p Program,
+    captures: Captures,
+    cache: Option<pikevm::Cache>,
+}
+
+impl<'p> Run<'p> {
+    fn new(program: &'p Program) -> Self {
+        let (captures, cache) = match &program.longest {
+            Some(vm) => (vm.create_captures(), Some(vm.create_cache())),
+            None => (program.line.create_captures(), None),
+        };
+        Self {
+            program,
+            captures,
+            cache,
+        }
+    }
+
+    /// Finds the match sed would take at or after `from`, leaving its
+    /// groups in `self.captures`; returns its span.
+    fn find(&mut self, line: &str, from: usize) -> Option<(usize, usize)> {
+        let input = Input::new(line).range(from..);
+        match (&self.program.longest, &mut self.cache) {
+            (Some(vm), Some(cache)) => {
+                let start = self.program.line.find(input)?.start();
+                vm.search(
+                    cache,
+                    &Input::new(line).range(start..).anchored(Anchored::Yes),
+                    &mut self.captures,
+                );
+            }
+            _ => self
+                .program
+                .line
+                .search_captures(&input, &mut self.captures),
+        }
+        self.captures.get_match().map(|m| (m.start(), m.end()))
+    }
+
+    /// Appends `line` with the substitution applied to `out`.
+    fn line(&mut self, line: &str, out: &mut String) {
+        let flags = self.program.substitution.flags;
+        let mut from = 0;
+        let mut copied = 0;
+        let mut count = 0;
+        let mut last_nonempty_end = None;
+        while from <= line.len() {
+            let Some((start, end)) = self.find(line, from) else {
+                break;
+            };
+            let skipped = start == end && last_nonempty_end == Some(start);
+            if !skipped {
+                count += 1;
+                let take = flags
+                    .occurrence
+                    .is_none_or(|n| count == n.get() || (flags.global && count > n.get()));
+                if take {
+                    out.push_str(line.get(copied..start).unwrap_or_default());
+                    let captures = &self.captures;
+                    self.program.substitution.replacement.expand(out, |group| {
+                        captures
+                            .get_group(group)
+                            .and_then(|span| line.get(span.range()))
+                            .unwrap_or_default()
+                    });
+                    copied = end;
+                    if !flags.global {
+                        break;
+                    }
+                }
+            }
+            if start == end {
+                let Some(next) = line.get(start..).and_then(|rest| rest.chars().next()) else {
+                    break;
+                };
+                from = start + next.len_utf8();
+                last_nonempty_end = None;
+            } else {
+                from = end;
+                last_nonempty_end = Some(end);
+            }
+        }
+        out.push_str(line.get(copied..).unwrap_or_default());
+    }
+}
