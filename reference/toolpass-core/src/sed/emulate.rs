@@ -72,6 +72,16 @@ pub enum EmulationError {
     /// The pattern is outside the supported subset (a
     /// [`Substitution`] from [`super::parse_script`] never is).
     Regex(RegexError),
+    /// An empty match right before a multibyte character, with the search
+    /// going on (`g`, or an occurrence not reached yet). GNU sed 4.9 then
+    /// steps one *byte* on and can match inside the character, cutting it
+    /// (`s/x*/-/g` on `é` writes `-\xC3-\xA9-`); JavaScript steps one UTF-16
+    /// unit and cuts characters outside the BMP. The emulation does not
+    /// reproduce a cut character, nor claim a result sed would not give.
+    EmptyMatchBeforeMultibyte {
+        /// Byte offset of the character in the file.
+        offset: usize,
+    },
     /// The result would exceed [`Options::max_output_bytes`].
     TooLarge {
         /// The limit that was passed.
@@ -84,6 +94,10 @@ impl fmt::Display for EmulationError {
         match self {
             Self::NotUtf8 { offset } => write!(f, "the file is not UTF-8 (at byte {offset})"),
             Self::Regex(e) => write!(f, "the pattern {e}"),
+            Self::EmptyMatchBeforeMultibyte { offset } => write!(
+                f,
+                "an empty match before the multibyte character at byte {offset} would make sed cut it"
+            ),
             Self::TooLarge { limit } => write!(f, "the result would exceed {limit} bytes"),
         }
     }
@@ -105,6 +119,10 @@ pub struct Program {
     /// Anchored at a match's start, the longest match there and its
     /// groups (GNU's dialect only).
     longest: Option<PikeVM>,
+    /// How many bytes of a character the search steps over after an empty
+    /// match without cutting it: 1 for sed (a byte), 3 for JavaScript
+    /// (a UTF-16 unit holds any character up to U+FFFF, three UTF-8 bytes).
+    step_bytes: usize,
 }
 
 impl Program {
@@ -144,6 +162,10 @@ impl Program {
             line: build(false)?,
             candidate: build(true)?,
             longest,
+            step_bytes: match options.dialect {
+                Dialect::Gnu => 1,
+                Dialect::Qwen0244 => 3,
+            },
         })
     }
 
@@ -182,7 +204,11 @@ impl Program {
             )
             .map_or(text.len(), |at| found.start() + at);
             out.push_str(text.get(copied..line_start).unwrap_or_default());
-            run.line(text.get(line_start..line_end).unwrap_or_default(), &mut out);
+            run.line(
+                text.get(line_start..line_end).unwrap_or_default(),
+                line_start,
+                &mut out,
+            )?;
             self.check_size(&out)?;
             copied = line_end;
             searched = line_end + 1;
@@ -248,8 +274,9 @@ impl<'p> Run<'p> {
         self.captures.get_match().map(|m| (m.start(), m.end()))
     }
 
-    /// Appends `line` with the substitution applied to `out`.
-    fn line(&mut self, line: &str, out: &mut String) {
+    /// Appends `line` (at byte `offset` of the file) with the substitution
+    /// applied to `out`.
+    fn line(&mut self, line: &str, offset: usize, out: &mut String) -> Result<(), EmulationError> {
         let flags = self.program.substitution.flags;
         let mut from = 0;
         let mut copied = 0;
@@ -284,6 +311,11 @@ impl<'p> Run<'p> {
                 let Some(next) = line.get(start..).and_then(|rest| rest.chars().next()) else {
                     break;
                 };
+                if next.len_utf8() > self.program.step_bytes {
+                    return Err(EmulationError::EmptyMatchBeforeMultibyte {
+                        offset: offset + start,
+                    });
+                }
                 from = start + next.len_utf8();
                 last_nonempty_end = None;
             } else {
@@ -292,5 +324,6 @@ impl<'p> Run<'p> {
             }
         }
         out.push_str(line.get(copied..).unwrap_or_default());
+        Ok(())
     }
 }

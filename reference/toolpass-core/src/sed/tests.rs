@@ -409,6 +409,15 @@ fn emulation_failures_mean_let_sed_run() {
         emulate(&grow, "x".repeat(60).as_bytes(), small),
         Err(EmulationError::TooLarge { limit: 100 })
     );
+    let empty = parse_script("s/x*/-/g", B).unwrap();
+    assert_eq!(
+        emulate(&empty, "ab\né".as_bytes(), Options::default()),
+        Err(EmulationError::EmptyMatchBeforeMultibyte { offset: 3 })
+    );
+    // Without `g` the search stops at the first match; JavaScript steps
+    // over a BMP character whole.
+    check("s/x*/-/", B, "é\n", "-é\n");
+    check_dialect("s/x*/-/g", B, "é\n", "-é-\n", Dialect::Qwen0244);
     let by_hand = Substitution {
         pattern: "\\w".into(),
         ..sub
