@@ -13,6 +13,7 @@
 //! previous match is not a match (`s/b*/x/g` on `abc` gives `xaxcx`).
 
 use std::fmt;
+use std::ops::Range;
 
 use regex_automata::nfa::thompson::pikevm::{self, PikeVM};
 use regex_automata::util::captures::Captures;
@@ -180,6 +181,17 @@ impl Program {
     /// # Errors
     /// [`EmulationError::NotUtf8`] and [`EmulationError::TooLarge`].
     pub fn apply(&self, text: &[u8]) -> Result<String, EmulationError> {
+        self.run(text, Scan::Candidates)
+    }
+
+    /// [`Program::apply`] without skipping lines: the script runs on every
+    /// line, as sed does. The model the fast path is checked against.
+    #[cfg(any(test, feature = "testkit"))]
+    pub(crate) fn apply_every_line(&self, text: &[u8]) -> Result<String, EmulationError> {
+        self.run(text, Scan::EveryLine)
+    }
+
+    fn run(&self, text: &[u8], scan: Scan) -> Result<String, EmulationError> {
         let text = std::str::from_utf8(text).map_err(|e| EmulationError::NotUtf8 {
             offset: e.valid_up_to(),
         })?;
@@ -187,34 +199,16 @@ impl Program {
         let mut out = String::with_capacity(text.len());
         let mut copied = 0;
         let mut searched = 0;
-        while let Some(found) = self.candidate.find(Input::new(text).range(searched..)) {
-            // After the last `\n` (or in an empty file) there is no line:
-            // sed never runs its script on an empty string there.
-            if found.start() == text.len() && (text.is_empty() || text.ends_with('\n')) {
-                break;
-            }
-            let line_start = memchr::memrchr(
-                b'\n',
-                text.as_bytes().get(..found.start()).unwrap_or_default(),
-            )
-            .map_or(0, |at| at + 1);
-            let line_end = memchr::memchr(
-                b'\n',
-                text.as_bytes().get(found.start()..).unwrap_or_default(),
-            )
-            .map_or(text.len(), |at| found.start() + at);
-            out.push_str(text.get(copied..line_start).unwrap_or_default());
+        while let Some(line) = self.next_line(text, searched, scan) {
+            out.push_str(text.get(copied..line.start).unwrap_or_default());
             run.line(
-                text.get(line_start..line_end).unwrap_or_default(),
-                line_start,
+                text.get(line.clone()).unwrap_or_default(),
+                line.start,
                 &mut out,
             )?;
             self.check_size(&out)?;
-            copied = line_end;
-            searched = line_end + 1;
-            if searched > text.len() {
-                break;
-            }
+            copied = line.end;
+            searched = line.end + 1;
         }
         out.push_str(text.get(copied..).unwrap_or_default());
         if self.options.dialect == Dialect::Qwen0244 && text.contains("\r\n") {
@@ -224,6 +218,27 @@ impl Program {
         Ok(out)
     }
 
+    /// The next line at or after `from` to run the script on: the next
+    /// one, or the next one the candidate search says may hold a match.
+    fn next_line(&self, text: &str, from: usize, scan: Scan) -> Option<Range<usize>> {
+        let at = match scan {
+            #[cfg(any(test, feature = "testkit"))]
+            Scan::EveryLine => from,
+            Scan::Candidates => self.candidate.find(Input::new(text).range(from..))?.start(),
+        };
+        // After the last `\n` (or in an empty file) there is no line: sed
+        // never runs its script on an empty string there.
+        if at > text.len() || (at == text.len() && (text.is_empty() || text.ends_with('\n'))) {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let start =
+            memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', bytes.get(at..).unwrap_or_default())
+            .map_or(text.len(), |i| at + i);
+        Some(start..end)
+    }
+
     fn check_size(&self, out: &str) -> Result<(), EmulationError> {
         let limit = self.options.max_output_bytes;
         if out.len() > limit {
@@ -231,6 +246,16 @@ impl Program {
         }
         Ok(())
     }
+}
+
+/// Which lines [`Program::run`] visits.
+#[derive(Clone, Copy)]
+enum Scan {
+    /// Only those the candidate search finds (the fast path).
+    Candidates,
+    /// All of them (the model).
+    #[cfg(any(test, feature = "testkit"))]
+    EveryLine,
 }
 
 /// The state one application needs: the engines' scratch space.
