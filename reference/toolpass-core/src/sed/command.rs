@@ -12,6 +12,8 @@
 //! too: with spaces put around every such character, the words change
 //! exactly when one of them was unquoted (or escaped with a backslash,
 //! which is refused as well; quoting is the usual way to write a script).
+//! A command wrapped in `sh -c`, `bash -c` or `zsh -c` is unwrapped once
+//! first, as Qwen does, the wrapper held to the same rules.
 
 use std::fmt;
 
@@ -124,22 +126,16 @@ pub fn plan(command: &str, call: Call) -> Result<Plan, NotIntercepted> {
     if starts_with_assignment(trimmed) {
         return Err(NotIntercepted::EnvAssignment);
     }
-    let arguments = trimmed
+    let unwrapped = unwrap_shell(trimmed)?;
+    let command = unwrapped.as_deref().map_or(trimmed, str::trim);
+    if starts_with_assignment(command) {
+        return Err(NotIntercepted::EnvAssignment);
+    }
+    let arguments = command
         .strip_prefix("sed")
         .filter(|rest| rest.starts_with(char::is_whitespace))
         .ok_or(NotIntercepted::NotSed)?;
-    if arguments.contains(['\n', '\r']) {
-        return Err(NotIntercepted::MultiLine);
-    }
-    let words = shlex::split(arguments).ok_or(NotIntercepted::Unsplittable)?;
-    if let Some(c) = unquoted_shell_character(arguments, &words) {
-        return Err(NotIntercepted::ShellSyntax(c));
-    }
-    // A `#` that starts a word begins a comment, which the words no longer
-    // show. The shell would ignore it too, but Qwen refuses it.
-    if arguments.matches('#').count() > words.iter().map(|w| w.matches('#').count()).sum() {
-        return Err(NotIntercepted::ShellSyntax('#'));
-    }
+    let words = shell_words(arguments)?;
     let arguments = Arguments::read(&words)?;
     if !arguments.in_place {
         return Err(NotIntercepted::NotInPlace);
@@ -163,6 +159,61 @@ pub fn plan(command: &str, call: Call) -> Result<Plan, NotIntercepted> {
         file: file.to_owned(),
         substitution,
     })
+}
+
+/// The words a shell would pass, when it would do nothing else with the
+/// text: one line, quotes closed, no unquoted shell character, no comment.
+fn shell_words(text: &str) -> Result<Vec<String>, NotIntercepted> {
+    if text.contains(['\n', '\r']) {
+        return Err(NotIntercepted::MultiLine);
+    }
+    let words = shlex::split(text).ok_or(NotIntercepted::Unsplittable)?;
+    if let Some(c) = unquoted_shell_character(text, &words) {
+        return Err(NotIntercepted::ShellSyntax(c));
+    }
+    // A `#` that starts a word begins a comment, which the words no longer
+    // show. The shell would ignore it too, but Qwen refuses it.
+    if text.matches('#').count() > words.iter().map(|w| w.matches('#').count()).sum() {
+        return Err(NotIntercepted::ShellSyntax('#'));
+    }
+    Ok(words)
+}
+
+/// The command inside `sh -c 'CMD'`, `bash -lc "CMD"` or `zsh -c CMD`,
+/// unwrapped once as Qwen's `stripShellWrapper` does (flags before the
+/// command word skipped, `-o`/`+o` with their operand); `None` when the
+/// command is no such wrapper. Words after the command (`$0`, `$1`, …)
+/// are refused: Qwen ignores them, but the script could refer to them.
+fn unwrap_shell(command: &str) -> Result<Option<String>, NotIntercepted> {
+    let first = command.split_whitespace().next().unwrap_or_default();
+    let shell = first.rsplit('/').next().unwrap_or_default();
+    if !matches!(shell, "sh" | "bash" | "zsh") {
+        return Ok(None);
+    }
+    let words = shell_words(command)?;
+    let mut rest = words.iter().skip(1);
+    while let Some(word) = rest.next() {
+        let is_flag = word.starts_with('-') || word.starts_with('+');
+        if !is_flag || word == "--" {
+            return Err(NotIntercepted::NotSed);
+        }
+        if word == "-o" || word == "+o" {
+            rest.next();
+            continue;
+        }
+        let letters = word.get(1..).unwrap_or_default();
+        if word.starts_with('-')
+            && letters.contains('c')
+            && letters.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            let inner = rest.next().ok_or(NotIntercepted::NotSed)?;
+            if rest.next().is_some() {
+                return Err(NotIntercepted::Option(format!("{shell} -c with arguments")));
+            }
+            return Ok(Some(inner.clone()));
+        }
+    }
+    Err(NotIntercepted::NotSed)
 }
 
 /// The options and operands of a sed command line, read as Qwen reads

@@ -72,6 +72,39 @@ fn the_plain_shapes_are_intercepted_with_the_file_as_written() {
 }
 
 #[test]
+fn a_shell_wrapper_is_unwrapped_once() {
+    for command in [
+        "bash -c 'sed -i s/a/b/ f'",
+        "sh -c \"sed -i 's/a/b/' f\"",
+        "/bin/bash -lc 'sed -i s/a/b/ f'",
+        "zsh -o pipefail -e -c 'sed -i s/a/b/ f'",
+    ] {
+        assert_eq!(
+            planned(command).map(|p| p.file),
+            Ok("f".to_owned()),
+            "{command:?}"
+        );
+    }
+    use NotIntercepted as N;
+    assert_eq!(
+        refused("bash -c 'sed -i s/a/b/ f' | cat"),
+        N::ShellSyntax('|')
+    );
+    assert_eq!(
+        refused("bash -c 'sed -i s/a/b/ f | cat'"),
+        N::ShellSyntax('|')
+    );
+    assert_eq!(refused("bash -c 'FOO=1 sed -i s/a/b/ f'"), N::EnvAssignment);
+    assert_eq!(refused("bash -c 'bash -c \"sed -i s/a/b/ f\"'"), N::NotSed);
+    assert_eq!(refused("bash script.sh"), N::NotSed);
+    assert_eq!(refused("bash -c"), N::NotSed);
+    assert_eq!(
+        refused("bash -c 'sed -i s/a/b/ f' x"),
+        N::Option("bash -c with arguments".into())
+    );
+}
+
+#[test]
 fn extended_syntax_comes_from_e_r_and_combined_flags() {
     for command in [
         "sed -E -i 's/a+/b/' f",
