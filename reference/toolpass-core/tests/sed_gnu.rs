@@ -120,6 +120,8 @@ const TABLE: &[(&str, Syntax)] = &[
     ("s/^a|c$/x/g", E),
     ("s/.\\./x/g", E),
     ("s/./x/g", B),
+    ("s/[ \\t]*$//", B),
+    ("s/[\\t\\r]/x/g", E),
 ];
 
 const INPUTS: &[&str] = &[
@@ -133,6 +135,7 @@ const INPUTS: &[&str] = &[
     "*a ^a a^b$c\n(a) a+b? c{1}\n",
     "ab]a é É\n😀 ü\n",
     "abcd\nabcbcd\nxxabab\n",
+    "a \t \nb\t\r\nc\\t \n",
 ];
 
 #[test]

@@ -18,7 +18,7 @@ use std::ops::Range;
 use regex_automata::nfa::thompson::pikevm::{self, PikeVM};
 use regex_automata::util::captures::Captures;
 use regex_automata::util::syntax;
-use regex_automata::{Anchored, Input, MatchKind, meta};
+use regex_automata::{Anchored, Input, MatchKind, hybrid, meta};
 
 use super::regex::{Dot, RegexError, translate};
 use super::script::Substitution;
@@ -117,9 +117,12 @@ pub struct Program {
     /// copied wholesale. It may also report a match a line alone would not
     /// have (a `[^a]` matching a `\n`); that line is then run and left as is.
     candidate: meta::Regex,
-    /// Anchored at a match's start, the longest match there and its
-    /// groups (GNU's dialect only).
-    longest: Option<PikeVM>,
+    /// Anchored at a match's start, the longest match there (GNU's
+    /// dialect only).
+    longest: Option<Longest>,
+    /// Whether the replacement uses `\1`…`\9`; without, a match's span is
+    /// all it needs and the lazy DFA finds it.
+    needs_groups: bool,
     /// How many bytes of a character the search steps over after an empty
     /// match without cutting it: 1 for sed (a byte), 3 for JavaScript
     /// (a UTF-16 unit holds any character up to U+FFFF, three UTF-8 bytes).
@@ -148,13 +151,7 @@ impl Program {
                 .map_err(|e| compile_error(&e))
         };
         let longest = match options.dialect {
-            Dialect::Gnu => Some(
-                PikeVM::builder()
-                    .syntax(syntax)
-                    .configure(PikeVM::config().match_kind(MatchKind::All))
-                    .build(&translated.pattern)
-                    .map_err(|e| compile_error(&e))?,
-            ),
+            Dialect::Gnu => Some(Longest::new(&translated.pattern, syntax)?),
             Dialect::Qwen0244 => None,
         };
         Ok(Self {
@@ -163,6 +160,7 @@ impl Program {
             line: build(false)?,
             candidate: build(true)?,
             longest,
+            needs_groups: substitution.replacement.highest_group().is_some(),
             step_bytes: match options.dialect {
                 Dialect::Gnu => 1,
                 Dialect::Qwen0244 => 3,
@@ -258,44 +256,84 @@ enum Scan {
     EveryLine,
 }
 
-/// The state one application needs: the engines' scratch space.
+/// GNU's longest match from a start: a lazy DFA and a PikeVM, both with
+/// `MatchKind::All` (which keeps going after a match and reports the last
+/// one), searched anchored at the leftmost match's start. The DFA gives the
+/// end alone and is tried first; the PikeVM also gives the groups, and
+/// stands in when the DFA gives up (its cache thrashing).
+#[derive(Clone, Debug)]
+struct Longest {
+    /// `None` when the pattern does not build as a DFA: the PikeVM alone.
+    dfa: Option<hybrid::dfa::DFA>,
+    vm: PikeVM,
+}
+
+impl Longest {
+    fn new(pattern: &str, syntax: syntax::Config) -> Result<Self, EmulationError> {
+        let dfa = hybrid::dfa::DFA::builder()
+            .syntax(syntax)
+            .configure(hybrid::dfa::DFA::config().match_kind(MatchKind::All))
+            .build(pattern)
+            .ok();
+        let vm = PikeVM::builder()
+            .syntax(syntax)
+            .configure(PikeVM::config().match_kind(MatchKind::All))
+            .build(pattern)
+            .map_err(|e| EmulationError::Regex(RegexError::Compile(e.to_string())))?;
+        Ok(Self { dfa, vm })
+    }
+}
+
+/// The state one application needs: the engines' scratch space and the
+/// groups of the last match.
 struct Run<'p> {
     program: &'p Program,
     captures: Captures,
-    cache: Option<pikevm::Cache>,
+    vm_cache: Option<pikevm::Cache>,
+    dfa_cache: Option<hybrid::dfa::Cache>,
 }
 
 impl<'p> Run<'p> {
     fn new(program: &'p Program) -> Self {
-        let (captures, cache) = match &program.longest {
-            Some(vm) => (vm.create_captures(), Some(vm.create_cache())),
-            None => (program.line.create_captures(), None),
-        };
-        Self {
-            program,
-            captures,
-            cache,
+        match &program.longest {
+            Some(longest) => Self {
+                program,
+                captures: longest.vm.create_captures(),
+                vm_cache: Some(longest.vm.create_cache()),
+                dfa_cache: longest.dfa.as_ref().map(hybrid::dfa::DFA::create_cache),
+            },
+            None => Self {
+                program,
+                captures: program.line.create_captures(),
+                vm_cache: None,
+                dfa_cache: None,
+            },
         }
     }
 
-    /// Finds the match sed would take at or after `from`, leaving its
-    /// groups in `self.captures`; returns its span.
+    /// Finds the match sed would take at or after `from`; returns its span,
+    /// and leaves its groups in `self.captures` when the replacement needs
+    /// them.
     fn find(&mut self, line: &str, from: usize) -> Option<(usize, usize)> {
         let input = Input::new(line).range(from..);
-        match (&self.program.longest, &mut self.cache) {
-            (Some(vm), Some(cache)) => {
-                let start = self.program.line.find(input)?.start();
-                vm.search(
-                    cache,
-                    &Input::new(line).range(start..).anchored(Anchored::Yes),
-                    &mut self.captures,
-                );
+        let program = self.program;
+        let Some(longest) = &program.longest else {
+            if program.needs_groups {
+                program.line.search_captures(&input, &mut self.captures);
+                return self.captures.get_match().map(|m| (m.start(), m.end()));
             }
-            _ => self
-                .program
-                .line
-                .search_captures(&input, &mut self.captures),
+            return program.line.find(input).map(|m| (m.start(), m.end()));
+        };
+        let start = program.line.find(input)?.start();
+        let anchored = Input::new(line).range(start..).anchored(Anchored::Yes);
+        if !program.needs_groups
+            && let (Some(dfa), Some(cache)) = (&longest.dfa, &mut self.dfa_cache)
+            && let Ok(Some(end)) = dfa.try_search_fwd(cache, &anchored)
+        {
+            return Some((start, end.offset()));
         }
+        let cache = self.vm_cache.as_mut()?;
+        longest.vm.search(cache, &anchored, &mut self.captures);
         self.captures.get_match().map(|m| (m.start(), m.end()))
     }
 
@@ -320,12 +358,17 @@ impl<'p> Run<'p> {
                 if take {
                     out.push_str(line.get(copied..start).unwrap_or_default());
                     let captures = &self.captures;
-                    self.program.substitution.replacement.expand(out, |group| {
-                        captures
-                            .get_group(group)
-                            .and_then(|span| line.get(span.range()))
-                            .unwrap_or_default()
-                    });
+                    let whole = line.get(start..end).unwrap_or_default();
+                    self.program
+                        .substitution
+                        .replacement
+                        .expand(out, |group| match group {
+                            0 => whole,
+                            n => captures
+                                .get_group(n)
+                                .and_then(|span| line.get(span.range()))
+                                .unwrap_or_default(),
+                        });
                     copied = end;
                     if !flags.global {
                         break;

@@ -8,7 +8,8 @@
 //! optional" in POSIX: it is refused). What has no faithful rendering is
 //! refused with the construct named: back-references, GNU's word escapes
 //! (`\w`, `\<`, `\b`, …) whose classes depend on the locale, character
-//! classes (`[[:alpha:]]`), backslashes inside brackets, and quantifiers
+//! classes (`[[:alpha:]]`), backslashes inside brackets other than GNU's
+//! character escapes (`[ \t]`), and quantifiers
 //! with nothing or another quantifier before them.
 
 use std::fmt;
@@ -322,11 +323,22 @@ fn bracket(rest: &[char]) -> Result<(String, usize), RegexError> {
                     rest.get(i).copied().unwrap_or(':')
                 )));
             }
-            '\\' => {
-                return Err(RegexError::Unsupported(
-                    "a backslash in a bracket expression".to_owned(),
-                ));
-            }
+            // GNU sed turns its character escapes into the character before
+            // the regex is compiled, inside brackets too (`[ \t]` is a blank
+            // or a tab); any other backslash there is a literal one in POSIX
+            // and an escape in Rust, too easy to get wrong either way.
+            '\\' => match rest.get(i) {
+                Some(&escaped @ ('n' | 't' | 'r' | 'f' | 'v')) => {
+                    out.push('\\');
+                    out.push(escaped);
+                    i += 1;
+                }
+                _ => {
+                    return Err(RegexError::Unsupported(
+                        "a backslash in a bracket expression".to_owned(),
+                    ));
+                }
+            },
             '-' if rest.get(i) == Some(&'-') => {
                 return Err(RegexError::Unsupported(
                     "`--` in a bracket expression".to_owned(),

@@ -260,7 +260,7 @@ fn scripts_outside_the_subset_are_left_to_the_shell() {
         "\\<a",
         "\\bword",
         "[[:alpha:]]",
-        "[\\t]",
+        "[\\.]",
         "\\(a\\)\\1",
         "a**",
     ] {
