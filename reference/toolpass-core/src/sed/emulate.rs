@@ -70,8 +70,8 @@ pub enum EmulationError {
         /// Byte offset of the first malformed sequence.
         offset: usize,
     },
-    /// The pattern is outside the supported subset (a
-    /// [`Substitution`] from [`super::parse_script`] never is).
+    /// The pattern is outside the supported subset (a [`Substitution`]
+    /// from [`super::parse_script`] never is), or too large to compile.
     Regex(RegexError),
     /// An empty match right before a multibyte character, with the search
     /// going on (`g`, or an occurrence not reached yet). GNU sed 4.9 then
@@ -177,7 +177,8 @@ impl Program {
     /// Runs the substitution over `text` and returns what the file becomes.
     ///
     /// # Errors
-    /// [`EmulationError::NotUtf8`] and [`EmulationError::TooLarge`].
+    /// [`EmulationError::NotUtf8`], [`EmulationError::EmptyMatchBeforeMultibyte`]
+    /// and [`EmulationError::TooLarge`].
     pub fn apply(&self, text: &[u8]) -> Result<String, EmulationError> {
         self.run(text, Scan::Candidates)
     }

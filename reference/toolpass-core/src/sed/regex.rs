@@ -58,9 +58,14 @@ pub(crate) struct Translated {
 }
 
 /// The number of capturing groups of `pattern`, checking that it is in the
-/// supported subset.
+/// supported subset and that the target parser takes the rewrite (a
+/// reversed range `[z-a]` fails there). Only building the engines can find
+/// a pattern too large for them; that surfaces when it is emulated.
 pub(crate) fn count_groups(pattern: &str, syntax: Syntax) -> Result<usize, RegexError> {
-    translate(pattern, syntax, Dot::AnyButNewline).map(|t| t.groups)
+    let translated = translate(pattern, syntax, Dot::AnyButNewline)?;
+    regex_automata::util::syntax::parse(&translated.pattern)
+        .map_err(|e| RegexError::Compile(e.to_string()))?;
+    Ok(translated.groups)
 }
 
 /// Rewrites a POSIX pattern (GNU's dialect) for `regex-syntax`.

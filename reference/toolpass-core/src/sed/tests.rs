@@ -270,6 +270,10 @@ fn scripts_outside_the_subset_are_left_to_the_shell() {
             "{command}"
         );
     }
+    assert!(matches!(
+        script_error("sed -i 's/[z-a]/x/' f"),
+        S::Regex(RegexError::Compile(_))
+    ));
     for pattern in ["\\(a", "a\\)", "[ab", "a\\{2"] {
         let command = format!("sed -i 's/{pattern}/x/' f");
         assert!(
