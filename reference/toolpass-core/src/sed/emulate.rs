@@ -180,6 +180,16 @@ impl Program {
     /// [`EmulationError::NotUtf8`], [`EmulationError::EmptyMatchBeforeMultibyte`]
     /// and [`EmulationError::TooLarge`].
     pub fn apply(&self, text: &[u8]) -> Result<String, EmulationError> {
+        self.apply_text(utf8(text)?)
+    }
+
+    /// [`Program::apply`] on text already known to be UTF-8 (a caller that
+    /// decoded the file need not pay for a second validation).
+    ///
+    /// # Errors
+    /// [`EmulationError::EmptyMatchBeforeMultibyte`] and
+    /// [`EmulationError::TooLarge`].
+    pub fn apply_text(&self, text: &str) -> Result<String, EmulationError> {
         self.run(text, Scan::Candidates)
     }
 
@@ -187,18 +197,15 @@ impl Program {
     /// line, as sed does. The model the fast path is checked against.
     #[cfg(any(test, feature = "testkit"))]
     pub(crate) fn apply_every_line(&self, text: &[u8]) -> Result<String, EmulationError> {
-        self.run(text, Scan::EveryLine)
+        self.run(utf8(text)?, Scan::EveryLine)
     }
 
-    fn run(&self, text: &[u8], scan: Scan) -> Result<String, EmulationError> {
-        let text = std::str::from_utf8(text).map_err(|e| EmulationError::NotUtf8 {
-            offset: e.valid_up_to(),
-        })?;
+    fn run(&self, text: &str, scan: Scan) -> Result<String, EmulationError> {
         let mut run = Run::new(self);
         let mut out = String::with_capacity(text.len());
         let mut copied = 0;
         let mut searched = 0;
-        while let Some(line) = self.next_line(text, searched, scan) {
+        while let Some(line) = run.next_line(text, searched, scan) {
             out.push_str(text.get(copied..line.start).unwrap_or_default());
             run.line(
                 text.get(line.clone()).unwrap_or_default(),
@@ -217,27 +224,6 @@ impl Program {
         Ok(out)
     }
 
-    /// The next line at or after `from` to run the script on: the next
-    /// one, or the next one the candidate search says may hold a match.
-    fn next_line(&self, text: &str, from: usize, scan: Scan) -> Option<Range<usize>> {
-        let at = match scan {
-            #[cfg(any(test, feature = "testkit"))]
-            Scan::EveryLine => from,
-            Scan::Candidates => self.candidate.find(Input::new(text).range(from..))?.start(),
-        };
-        // After the last `\n` (or in an empty file) there is no line: sed
-        // never runs its script on an empty string there.
-        if at > text.len() || (at == text.len() && (text.is_empty() || text.ends_with('\n'))) {
-            return None;
-        }
-        let bytes = text.as_bytes();
-        let start =
-            memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', bytes.get(at..).unwrap_or_default())
-            .map_or(text.len(), |i| at + i);
-        Some(start..end)
-    }
-
     fn check_size(&self, out: &str) -> Result<(), EmulationError> {
         let limit = self.options.max_output_bytes;
         if out.len() > limit {
@@ -245,6 +231,12 @@ impl Program {
         }
         Ok(())
     }
+}
+
+fn utf8(text: &[u8]) -> Result<&str, EmulationError> {
+    std::str::from_utf8(text).map_err(|e| EmulationError::NotUtf8 {
+        offset: e.valid_up_to(),
+    })
 }
 
 /// Which lines [`Program::run`] visits.
@@ -289,6 +281,10 @@ impl Longest {
 /// groups of the last match.
 struct Run<'p> {
     program: &'p Program,
+    /// The meta engines' caches, held for the whole run rather than taken
+    /// from their pools at every search.
+    line_cache: meta::Cache,
+    candidate_cache: meta::Cache,
     captures: Captures,
     vm_cache: Option<pikevm::Cache>,
     dfa_cache: Option<hybrid::dfa::Cache>,
@@ -299,17 +295,48 @@ impl<'p> Run<'p> {
         match &program.longest {
             Some(longest) => Self {
                 program,
+                line_cache: program.line.create_cache(),
+                candidate_cache: program.candidate.create_cache(),
                 captures: longest.vm.create_captures(),
                 vm_cache: Some(longest.vm.create_cache()),
                 dfa_cache: longest.dfa.as_ref().map(hybrid::dfa::DFA::create_cache),
             },
             None => Self {
                 program,
+                line_cache: program.line.create_cache(),
+                candidate_cache: program.candidate.create_cache(),
                 captures: program.line.create_captures(),
                 vm_cache: None,
                 dfa_cache: None,
             },
         }
+    }
+
+    /// The next line at or after `from` to run the script on: the next
+    /// one, or the next one the candidate search says may hold a match.
+    fn next_line(&mut self, text: &str, from: usize, scan: Scan) -> Option<Range<usize>> {
+        let at = match scan {
+            #[cfg(any(test, feature = "testkit"))]
+            Scan::EveryLine => from,
+            Scan::Candidates => {
+                let input = Input::new(text).range(from..);
+                self.program
+                    .candidate
+                    .search_with(&mut self.candidate_cache, &input)?
+                    .start()
+            }
+        };
+        // After the last `\n` (or in an empty file) there is no line: sed
+        // never runs its script on an empty string there.
+        if at > text.len() || (at == text.len() && (text.is_empty() || text.ends_with('\n'))) {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let start =
+            memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', bytes.get(at..).unwrap_or_default())
+            .map_or(text.len(), |i| at + i);
+        Some(start..end)
     }
 
     /// Finds the match sed would take at or after `from`; returns its span,
@@ -320,12 +347,20 @@ impl<'p> Run<'p> {
         let program = self.program;
         let Some(longest) = &program.longest else {
             if program.needs_groups {
-                program.line.search_captures(&input, &mut self.captures);
+                program
+                    .line
+                    .search_captures_with(&mut self.line_cache, &input, &mut self.captures);
                 return self.captures.get_match().map(|m| (m.start(), m.end()));
             }
-            return program.line.find(input).map(|m| (m.start(), m.end()));
+            return program
+                .line
+                .search_with(&mut self.line_cache, &input)
+                .map(|m| (m.start(), m.end()));
         };
-        let start = program.line.find(input)?.start();
+        let start = program
+            .line
+            .search_with(&mut self.line_cache, &input)?
+            .start();
         let anchored = Input::new(line).range(start..).anchored(Anchored::Yes);
         if !program.needs_groups
             && let (Some(dfa), Some(cache)) = (&longest.dfa, &mut self.dfa_cache)
