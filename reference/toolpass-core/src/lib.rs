@@ -17,6 +17,8 @@
 //! - [`truncate`]: head/tail truncation by characters and lines.
 //! - [`approval`]: whether a call runs, asks the user or is refused, by
 //!   approval mode and tool.
+//! - [`sed`]: which `sed -i` commands to run as an edit, and what the file
+//!   becomes (GNU sed's semantics, in memory).
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -35,6 +37,7 @@ pub mod approval;
 pub mod edit;
 pub mod fold;
 pub mod matching;
+pub mod sed;
 pub mod snippet;
 pub mod text;
 pub mod truncate;

@@ -15,6 +15,8 @@
 
 use std::ops::Range;
 
+pub mod sed;
+
 use crate::fold::{fold_char, is_js_whitespace};
 use crate::matching::{LinePass, MatchTier, SliceMatch, find_matched_slice};
 

@@ -22,10 +22,22 @@ const ALLOWED_DEPENDENCIES: &[(&str, &str)] = &[
         "chardetng",
         "guess a legacy encoding when bytes are not UTF-8, as Qwen's detector does",
     ),
+    (
+        "shlex",
+        "split a `sed -i` command line into words as a POSIX shell would, running nothing",
+    ),
+    (
+        "regex-automata",
+        "emulate `sed -i`: leftmost-longest matching (a PikeVM) as GNU sed matches",
+    ),
+    (
+        "regex-syntax",
+        "escape the characters a POSIX pattern means literally for the engine's parser",
+    ),
 ];
 
 /// Dev-dependencies the core's tests may use.
-const ALLOWED_DEV_DEPENDENCIES: &[&str] = &["proptest", "insta"];
+const ALLOWED_DEV_DEPENDENCIES: &[&str] = &["proptest", "insta", "tempfile"];
 
 /// Paths and crates whose mere mention in core source breaks purity.
 const FORBIDDEN: &[&str] = &[
