@@ -19,7 +19,7 @@ use toolpass_protocol::{
     ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId, ResponseError, SessionId,
     ToolsListResult,
 };
-use toolpass_tools::confirmation::Answer;
+use toolpass_tools::confirmation::{Answer, Confirmation};
 use toolpass_tools::context::{Cancellation, InvocationContext};
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::scheduler::{self, Pending, Scheduled};
@@ -203,18 +203,30 @@ impl Worker {
             error.data = Some(json!({"callId": params.call_id}));
             return self.outbound.error(Some(id.clone()), error);
         };
+        let modifiable = match parked.pending.confirmation() {
+            Confirmation::Edit(edit) => edit.modifiable,
+            Confirmation::Exec { .. } | Confirmation::Info { .. } => true,
+        };
         let answer = match (params.outcome, params.modified_content) {
-            (ConfirmOutcome::ProceedOnce, _) => Answer::ProceedOnce,
-            (ConfirmOutcome::ProceedAlways, _) => Answer::ProceedAlways,
-            (ConfirmOutcome::Cancel, _) => Answer::Cancel,
-            (ConfirmOutcome::Modify, Some(content)) => Answer::Modify(content),
+            (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
+            (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),
+            (ConfirmOutcome::Cancel, _) => Ok(Answer::Cancel),
+            // As Qwen's `hideModify`.
+            (ConfirmOutcome::Modify, _) if !modifiable => Err(
+                "modify is not offered for this confirmation (a sed edit is the command's \
+                 effect): answer proceed_once, proceed_always or cancel",
+            ),
+            (ConfirmOutcome::Modify, Some(content)) => Ok(Answer::Modify(content)),
             (ConfirmOutcome::Modify, None) => {
+                Err("modify needs modifiedContent: the content the user edited the proposal into")
+            }
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(message) => {
                 // The call still waits: a corrected answer can follow.
                 self.parked.insert(params.call_id, parked);
-                let error = ResponseError::invalid_params(
-                    method::CONFIRM,
-                    "modify needs modifiedContent: the content the user edited the proposal into",
-                );
+                let error = ResponseError::invalid_params(method::CONFIRM, message);
                 return self.outbound.error(Some(id.clone()), error);
             }
         };

@@ -44,6 +44,9 @@ pub struct EditConfirmation {
     pub original: Option<String>,
     /// The content the model proposes.
     pub proposed: String,
+    /// Whether the user may edit the proposal (Qwen's `hideModify` is its
+    /// negation: a sed edit cannot be modified, being a command's effect).
+    pub modifiable: bool,
 }
 
 /// The user's answer.
@@ -88,6 +91,16 @@ impl EditConfirmation {
             diff,
             original,
             proposed,
+            modifiable: true,
+        }
+    }
+
+    /// The same confirmation, offering no modify.
+    #[must_use]
+    pub fn unmodifiable(self) -> Self {
+        EditConfirmation {
+            modifiable: false,
+            ..self
         }
     }
 }

@@ -18,9 +18,12 @@
 //!   held to the shell's own budget.
 //! - **Background** ([`background`]): launched in the session's registry,
 //!   answered at once; the end is a notice to the call that started it.
+//! - **`sed -i`** ([`sed`]): a lone substitution on one file is asked as
+//!   an edit and written as `edit` writes, when the call would ask.
 
 mod background;
 mod foreground;
+mod sed;
 
 use std::path::PathBuf;
 
@@ -36,6 +39,7 @@ use crate::result::{Failure, ToolResult};
 use crate::sandbox::PathErrorKind;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
+use sed::SedEdit;
 
 /// The tool's name.
 pub const NAME: &str = "run_shell_command";
@@ -121,10 +125,14 @@ impl DeclarativeTool for ShellTool {
     fn create_invocation(&self, params: ShellParams, workspace: &Workspace) -> Box<dyn Invocation> {
         let programs = command::command_roots(&params.command);
         let allowed = workspace.shells().all_allowed(&programs);
+        let root = workspace.sandbox().root().to_string_lossy();
+        let directory = params.directory().unwrap_or(&root);
+        let sed = SedEdit::plan(&params.command, params.background(), directory);
         Box::new(ShellInvocation {
             params,
             programs,
             allowed,
+            sed,
         })
     }
 
@@ -139,6 +147,8 @@ struct ShellInvocation {
     programs: Vec<String>,
     /// Every one of them was allowed for the session when the call was made.
     allowed: bool,
+    /// The `sed -i` edit the command is, when it may be taken over.
+    sed: Option<SedEdit>,
 }
 
 impl Invocation for ShellInvocation {
@@ -169,6 +179,11 @@ impl Invocation for ShellInvocation {
     }
 
     fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
+        if let Some(sed) = &self.sed
+            && let Some(edit) = sed.confirmation(workspace)?
+        {
+            return Ok(Confirmation::Edit(edit));
+        }
         // Qwen lists the programs still to be approved, or all of them when
         // every one is.
         let shells = workspace.shells();
@@ -191,7 +206,11 @@ impl Invocation for ShellInvocation {
     }
 
     fn proceed_always(&self, workspace: &Workspace) {
-        workspace.shells().allow(&self.programs);
+        // Always for a sed edit is the approval mode's (auto-edit), as for
+        // any edit; for a command, its programs'.
+        if !self.sed.as_ref().is_some_and(SedEdit::was_shown) {
+            workspace.shells().allow(&self.programs);
+        }
     }
 
     fn execute(
@@ -206,6 +225,11 @@ impl Invocation for ShellInvocation {
                 .map_err(|message| Failure::new(ToolErrorCode::InvalidToolParams, message))?,
             None => workspace.sandbox().root().to_owned(),
         };
+        if let Some(sed) = &self.sed
+            && let Some(edited) = sed.execute(workspace)?
+        {
+            return Ok(edited);
+        }
         if self.params.background() {
             let request = self.params.request(workspace, directory);
             background::launch(workspace, context, &request)
