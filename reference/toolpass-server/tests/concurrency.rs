@@ -4,7 +4,8 @@
 //! session does not hold up another; a cancellation reaches a running
 //! call; updates go out under the caller's progress token only; the end of
 //! input answers everything read, ends calls waiting for the client, and
-//! exits 0.
+//! exits 0; an answer the confirmation does not offer (a modify of a sed
+//! edit) is refused and the call goes on waiting.
 
 mod common;
 
@@ -217,4 +218,36 @@ fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
     let reply = server.answer(id);
     assert_eq!(reply["error"]["code"], -32602);
     assert_eq!(reply["error"]["data"]["callId"], "ask");
+}
+
+#[test]
+fn a_sed_edit_offers_no_modify_and_still_waits_for_an_answer_it_offers() {
+    let (_dir, root) = sandbox();
+    let file = root.join("a.txt");
+    fs::write(&file, "alpha\n").unwrap();
+    let mut server = Server::start();
+    let session = server.open(&root, json!({"approvalMode": "default"}));
+    read(&mut server, &session, &file);
+    let sed = json!({"command": "sed -i 's/alpha/beta/' a.txt"});
+    let id = server.call(&session, "sed", "run_shell_command", sed);
+    let asked = server.result(id);
+    assert_eq!(status(&asked), "awaiting_confirmation");
+    assert_eq!(
+        asked["_meta"]["toolpass"]["confirmation"]["type"], "edit",
+        "{asked}"
+    );
+    let id = server.send(
+        "toolpass/confirm",
+        json!({"sessionId": session, "callId": "sed", "outcome": "modify",
+               "modifiedContent": "mine\n"}),
+    );
+    let reply = server.answer(id);
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "alpha\n");
+    let id = server.send(
+        "toolpass/confirm",
+        json!({"sessionId": session, "callId": "sed", "outcome": "proceed_once"}),
+    );
+    assert_eq!(status(&server.result(id)), "success");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "beta\n");
 }
