@@ -15,6 +15,17 @@ use std::path::Path;
 use common::{Server, sandbox, status};
 use serde_json::json;
 
+/// A session in approval mode `default` with `a.txt` ("alpha\n") read.
+fn asking_with_a_read_file() -> (tempfile::TempDir, std::path::PathBuf, Server, String) {
+    let (dir, root) = sandbox();
+    let file = root.join("a.txt");
+    fs::write(&file, "alpha\n").unwrap();
+    let mut server = Server::start();
+    let session = server.open(&root, json!({"approvalMode": "default"}));
+    read(&mut server, &session, &file);
+    (dir, file, server, session)
+}
+
 fn read(server: &mut Server, session: &str, file: &Path) {
     let id = server.call(session, "read", "read_file", json!({"file_path": file}));
     assert_eq!(status(&server.result(id)), "success");
@@ -177,12 +188,7 @@ fn the_end_of_input_answers_everything_read_and_ends_a_parked_call() {
 
 #[test]
 fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    fs::write(&file, "alpha\n").unwrap();
-    let mut server = Server::start();
-    let session = server.open(&root, json!({"approvalMode": "default"}));
-    read(&mut server, &session, &file);
+    let (_dir, file, mut server, session) = asking_with_a_read_file();
     let edit = json!({"file_path": file, "old_string": "alpha", "new_string": "beta"});
     let id = server.call(&session, "ask", "edit", edit.clone());
     assert_eq!(status(&server.result(id)), "awaiting_confirmation");
@@ -222,12 +228,7 @@ fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
 
 #[test]
 fn a_sed_edit_offers_no_modify_and_still_waits_for_an_answer_it_offers() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    fs::write(&file, "alpha\n").unwrap();
-    let mut server = Server::start();
-    let session = server.open(&root, json!({"approvalMode": "default"}));
-    read(&mut server, &session, &file);
+    let (_dir, file, mut server, session) = asking_with_a_read_file();
     let sed = json!({"command": "sed -i 's/alpha/beta/' a.txt"});
     let id = server.call(&session, "sed", "run_shell_command", sed);
     let asked = server.result(id);

@@ -9,19 +9,19 @@
 //! the server turns into protocol notifications. The tool layer never sees
 //! the wire.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-type Listener = Box<dyn Fn() + Send + Sync>;
+use toolpass_shell::Cancel;
+pub use toolpass_shell::cancel::Listening;
 
 /// A one-way flag that can be waited on: set once, never reset.
 #[derive(Default)]
 pub struct Latch {
     set: Mutex<bool>,
     changed: Condvar,
-    /// Called once when the latch is set, by id (see [`Latch::listen`]).
-    listeners: Mutex<Vec<(u64, Listener)>>,
-    next: AtomicU64,
+    /// Fired when the latch is set: how it reaches what does not poll it
+    /// (see [`Latch::listen`]).
+    fired: Cancel,
 }
 
 impl std::fmt::Debug for Latch {
@@ -35,65 +35,22 @@ impl std::fmt::Debug for Latch {
 impl Latch {
     /// Sets the latch and wakes everyone waiting on it.
     pub fn set(&self) {
-        {
-            let mut set = self.set.lock().unwrap_or_else(PoisonError::into_inner);
-            if *set {
-                return;
-            }
-            *set = true;
-        }
+        *self.set.lock().unwrap_or_else(PoisonError::into_inner) = true;
         self.changed.notify_all();
-        let listeners = self
-            .listeners
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        for (_, listener) in listeners.iter() {
-            listener();
-        }
+        self.fired.fire();
     }
 
     /// Calls `wake` when the latch is set (at once if it is), until the
     /// returned guard is dropped: how a latch reaches something that does
     /// not poll it, such as a running command's cancel signal.
-    pub fn listen(self: &Arc<Self>, wake: impl Fn() + Send + Sync + 'static) -> Listening {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let mut listeners = self
-            .listeners
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        // Under the listeners' lock, which `set` takes after setting: a set
-        // either sees this listener or happened before this check.
-        if self.is_set() {
-            wake();
-        }
-        listeners.push((id, Box::new(wake)));
-        Listening {
-            latch: Arc::clone(self),
-            id,
-        }
+    pub fn listen(&self, wake: impl Fn() + Send + 'static) -> Listening {
+        self.fired.listen(wake)
     }
 
     /// Whether it is set.
     #[must_use]
     pub fn is_set(&self) -> bool {
         *self.set.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Keeps a listener of a [`Latch`]; dropping it removes the listener.
-#[must_use = "dropping the guard removes the listener at once"]
-pub struct Listening {
-    latch: Arc<Latch>,
-    id: u64,
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        self.latch
-            .listeners
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .retain(|(id, _)| *id != self.id);
     }
 }
 
@@ -144,7 +101,7 @@ impl Cancellation {
 
     /// Calls `wake` when the call is cancelled (at once if it has been),
     /// while the guard lives. The end of input does not call it.
-    pub fn on_request(&self, wake: impl Fn() + Send + Sync + 'static) -> Listening {
+    pub fn on_request(&self, wake: impl Fn() + Send + 'static) -> Listening {
         self.call.listen(wake)
     }
 

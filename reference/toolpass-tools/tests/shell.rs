@@ -171,11 +171,7 @@ fn proceed_always_on_a_command_allows_its_programs_for_the_session() {
 fn a_cancel_from_another_thread_ends_a_running_command() {
     let sb = sandbox(ApprovalMode::Yolo);
     let cancellation = Cancellation::new(Arc::default());
-    let context = InvocationContext::new(
-        cancellation.clone(),
-        Arc::new(Lines::default()),
-        Arc::new(Lines::default()),
-    );
+    let watched = Watched::new(cancellation.clone());
     let (started, ready) = mpsc::channel();
     let canceller = std::thread::spawn(move || {
         ready.recv().unwrap();
@@ -189,7 +185,7 @@ fn a_cancel_from_another_thread_ends_a_running_command() {
         started.send(()).unwrap();
     });
     let args = json!({"command": "echo $$ > pid; while :; do sleep 0.05; done"});
-    let outcome = done(scheduled(&sb, &args, &context));
+    let outcome = done(scheduled(&sb, &args, &watched.context));
     watcher.join().unwrap();
     canceller.join().unwrap();
     assert!(outcome.cancelled, "{outcome:?}");
@@ -206,34 +202,28 @@ fn a_cancel_from_another_thread_ends_a_running_command() {
 
 #[test]
 fn a_running_command_streams_its_output_so_far() {
-    let sb = sandbox(ApprovalMode::Yolo);
-    let updates = Arc::new(Lines::default());
-    let context = InvocationContext::new(
-        Cancellation::default(),
-        Arc::clone(&updates) as Arc<dyn UpdateSink>,
-        Arc::new(Lines::default()),
-    );
-    let args = json!({"command": "echo first-line; echo second-line"});
-    let outcome = done(scheduled(&sb, &args, &context));
+    let sb = Arc::new(sandbox(ApprovalMode::Yolo));
+    let watched = Watched::new(Cancellation::default());
+    let updates = Arc::clone(&watched.updates);
+    // The command goes on only once an update has carried its first line.
+    let args = json!({"command": "echo first-line; while [ ! -e go ]; do sleep 0.01; done"});
+    let running = {
+        let sb = Arc::clone(&sb);
+        std::thread::spawn(move || done(scheduled(&sb, &args, &watched.context)))
+    };
+    let first = updates.wait_for_one();
+    sb.write("go", "");
+    let outcome = running.join().unwrap();
+    assert!(first.contains("first-line"), "{first:?}");
     assert!(!outcome.result.is_error(), "{:?}", outcome.result);
-    let seen = updates.lines.lock().unwrap().clone();
-    assert!(
-        seen.iter().any(|u| u.contains("first-line")),
-        "no update carried the output: {seen:?}"
-    );
 }
 
 #[test]
 fn task_stop_ends_a_background_shell_and_its_notice_reaches_the_starting_call() {
     let sb = sandbox(ApprovalMode::Yolo);
-    let notices = Arc::new(Lines::default());
-    let context = InvocationContext::new(
-        Cancellation::default(),
-        Arc::new(Lines::default()),
-        Arc::clone(&notices) as Arc<dyn NoticeSink>,
-    );
+    let watched = Watched::new(Cancellation::default());
     let args = json!({"command": "while :; do sleep 0.05; done # stop-me", "is_background": true});
-    let launched = done(scheduled(&sb, &args, &context)).result;
+    let launched = done(scheduled(&sb, &args, &watched.context)).result;
     let id = launched
         .llm_content
         .lines()
@@ -257,7 +247,7 @@ fn task_stop_ends_a_background_shell_and_its_notice_reaches_the_starting_call() 
         "{}",
         stopped.llm_content
     );
-    let notice = notices.wait_for_one();
+    let notice = watched.notices.wait_for_one();
     assert!(notice.contains("<status>cancelled</status>"), "{notice}");
     assert!(
         notice.contains(&format!("<task-id>{id}</task-id>")),
@@ -269,6 +259,29 @@ fn task_stop_ends_a_background_shell_and_its_notice_reaches_the_starting_call() 
         code(&stop("bg_00000000")),
         Some(ToolErrorCode::TaskStopNotFound)
     );
+}
+
+/// A call's context whose updates and notices are kept.
+struct Watched {
+    context: InvocationContext,
+    updates: Arc<Lines>,
+    notices: Arc<Lines>,
+}
+
+impl Watched {
+    fn new(cancellation: Cancellation) -> Self {
+        let (updates, notices) = (Arc::new(Lines::default()), Arc::new(Lines::default()));
+        let context = InvocationContext::new(
+            cancellation,
+            Arc::clone(&updates) as Arc<dyn UpdateSink>,
+            Arc::clone(&notices) as Arc<dyn NoticeSink>,
+        );
+        Watched {
+            context,
+            updates,
+            notices,
+        }
+    }
 }
 
 /// A sink that keeps what it is sent.
