@@ -225,35 +225,38 @@ mod tests {
     use std::sync::mpsc;
     use std::time::Duration;
 
-    #[test]
-    fn a_waiting_call_wakes_when_it_is_cancelled() {
-        let cancellation = Cancellation::new(Arc::default());
+    /// A thread waiting for the client on `cancellation`, checked to be
+    /// still waiting after 100 ms; the returned function joins it and
+    /// gives how its wait ended.
+    fn waiting_on(cancellation: &Cancellation) -> impl FnOnce() -> WaitEnd {
         let waiting = cancellation.clone();
         let (done, ended) = mpsc::channel();
         let waiter = std::thread::spawn(move || done.send(waiting.wait_for_client()));
         assert!(ended.recv_timeout(Duration::from_millis(100)).is_err());
+        move || {
+            let end = ended
+                .recv_timeout(Duration::from_secs(10))
+                .expect("the wait ends");
+            waiter.join().unwrap().unwrap();
+            end
+        }
+    }
+
+    #[test]
+    fn a_waiting_call_wakes_when_it_is_cancelled() {
+        let cancellation = Cancellation::new(Arc::default());
+        let ended = waiting_on(&cancellation);
         cancellation.request();
-        assert_eq!(
-            ended.recv_timeout(Duration::from_secs(10)),
-            Ok(WaitEnd::Cancelled)
-        );
-        waiter.join().unwrap().unwrap();
+        assert_eq!(ended(), WaitEnd::Cancelled);
     }
 
     #[test]
     fn a_waiting_call_wakes_when_the_input_closes() {
         let input = Arc::new(Latch::default());
         let cancellation = Cancellation::new(Arc::clone(&input));
-        let waiting = cancellation.clone();
-        let (done, ended) = mpsc::channel();
-        let waiter = std::thread::spawn(move || done.send(waiting.wait_for_client()));
-        assert!(ended.recv_timeout(Duration::from_millis(100)).is_err());
+        let ended = waiting_on(&cancellation);
         cancellation.close_input();
-        assert_eq!(
-            ended.recv_timeout(Duration::from_secs(10)),
-            Ok(WaitEnd::InputClosed)
-        );
-        waiter.join().unwrap().unwrap();
+        assert_eq!(ended(), WaitEnd::InputClosed);
         assert!(!cancellation.is_requested());
         // A call that starts waiting after the input closed returns at once.
         let later = Cancellation::new(input);

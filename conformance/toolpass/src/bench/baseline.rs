@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bench, MIN_PAIRS_PER_ROUND, PairedRatio};
+use super::{Bench, PairedRatio};
 
 /// The `format` of every baseline file.
 pub const FORMAT: &str = "toolpass-bench-baseline";
@@ -182,29 +182,34 @@ impl Baseline {
 
     /// The figures, `implementation tool (spread)`, whose rounds spread
     /// more than `limit`: a comparison at that limit finds them unstable
-    /// whatever it measures.
+    /// whatever it measures. A figure of few calls is never judged:
+    /// [`Baseline::few_calls`] names it.
     pub fn noisy(&self, limit: f64) -> Vec<String> {
-        let figures = self.implementations.iter().skip(1).flat_map(|figures| {
-            figures.tools.iter().filter_map(move |figure| {
-                let ratio = figure.ratio?;
-                let spread = ratio.rounds?.spread;
-                // A figure of few calls is never judged: `few_calls` names it.
-                (spread > limit && ratio.fewest_in_a_round >= MIN_PAIRS_PER_ROUND)
-                    .then(|| format!("{} {} ({:.0}%)", figures.name, figure.tool, spread * 100.0))
-            })
-        });
-        figures.collect()
+        self.named(|ratio| {
+            let spread = ratio.rounds?.spread;
+            (spread > limit && !ratio.too_few_calls()).then(|| format!("{:.0}%", spread * 100.0))
+        })
     }
 
     /// The figures, `implementation tool (N a round)`, with fewer than
-    /// [`MIN_PAIRS_PER_ROUND`] calls in a round: a comparison never
+    /// [`super::MIN_PAIRS_PER_ROUND`] calls in a round: a comparison never
     /// judges them.
     pub fn few_calls(&self) -> Vec<String> {
+        self.named(|ratio| {
+            ratio
+                .too_few_calls()
+                .then(|| format!("{} a round", ratio.fewest_in_a_round))
+        })
+    }
+
+    /// `implementation tool (detail)` for each figure, the control's
+    /// aside, for which `detail` says something.
+    fn named(&self, detail: impl Fn(&PairedRatio) -> Option<String>) -> Vec<String> {
         let figures = self.implementations.iter().skip(1).flat_map(|figures| {
+            let detail = &detail;
             figures.tools.iter().filter_map(move |figure| {
-                let fewest = figure.ratio?.fewest_in_a_round;
-                (fewest < MIN_PAIRS_PER_ROUND)
-                    .then(|| format!("{} {} ({fewest} a round)", figures.name, figure.tool))
+                let said = detail(figure.ratio.as_ref()?)?;
+                Some(format!("{} {} ({said})", figures.name, figure.tool))
             })
         });
         figures.collect()

@@ -8,13 +8,13 @@
 //! One exception: when this run's lowest round is beyond the limit over
 //! the baseline's highest, every round saw the regression, and noise
 //! cannot explain it away. A figure with fewer than
-//! [`MIN_PAIRS_PER_ROUND`] calls in a round, now or then, does not gate
+//! [`super::MIN_PAIRS_PER_ROUND`] calls in a round, now or then, does not gate
 //! at all: its verdict is `few calls`, whatever its ratio did.
 
 use serde::Serialize;
 
 use super::baseline::Baseline;
-use super::{Bench, MIN_PAIRS_PER_ROUND, PairedRatio};
+use super::{Bench, PairedRatio};
 
 /// What a comparison found.
 #[derive(Debug, Clone, Serialize)]
@@ -158,7 +158,7 @@ pub(crate) fn judge(
         (None, Some(_)) => return Some(Verdict::New),
         (Some(then), Some(now)) => (then, now),
     };
-    if now.fewest_in_a_round.min(then.fewest_in_a_round) < MIN_PAIRS_PER_ROUND {
+    if now.too_few_calls() || then.too_few_calls() {
         return Some(Verdict::FewCalls);
     }
     let grew = |now: f64, then: f64| then > 0.0 && now / then - 1.0 > limit;

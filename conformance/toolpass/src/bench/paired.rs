@@ -45,6 +45,14 @@ pub struct RatioRange {
     pub spread: f64,
 }
 
+impl PairedRatio {
+    /// Whether a round paired fewer than [`MIN_PAIRS_PER_ROUND`] calls:
+    /// such a figure is reported, never judged.
+    pub fn too_few_calls(&self) -> bool {
+        self.fewest_in_a_round < MIN_PAIRS_PER_ROUND
+    }
+}
+
 /// The [`PairedRatio`] of `mine` to `first`.
 pub(super) fn paired_ratio(mine: &[&Sample], first: &[&Sample]) -> Option<PairedRatio> {
     let control: BTreeMap<(&(String, usize), u32), Duration> = first

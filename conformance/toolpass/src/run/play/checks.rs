@@ -174,51 +174,26 @@ impl Player<'_> {
     }
 
     pub(super) async fn wait_notice(&mut self, wait: &WaitNotice) -> StepOutcome {
-        let matcher = wait
-            .matcher
-            .substitute(&self.vars)
-            .map_err(|e| Abort::Scenario(Failure::new("notice", e.to_string())))?;
-        let limit = wait
-            .timeout_ms
-            .map_or(NOTICE_TIMEOUT, Duration::from_millis);
         let notice = |notification: &Notification| {
             (notification.method == NOTICE)
                 .then(|| notification.params::<method::Notice>().ok())
                 .flatten()
                 .filter(|n: &NoticeParams| wait.kind.as_ref().is_none_or(|kind| *kind == n.kind))
+                .map(|n| n.text)
         };
-        let found = self
-            .backlog
-            .wait(self.connection, limit, |n| {
-                notice(n).is_some_and(|n| matcher.check(&n.text).is_ok())
-            })
-            .await;
-        if let Some(text) = found.as_ref().and_then(notice).map(|n| n.text) {
-            self.last_notice = Some(text);
-            return Ok(Vec::new());
+        match self
+            .wait_matching("notice", "notice", &wait.matcher, wait.timeout_ms, notice)
+            .await?
+        {
+            Ok(text) => {
+                self.last_notice = Some(text);
+                Ok(Vec::new())
+            }
+            Err(failure) => Ok(vec![failure]),
         }
-        let seen: Vec<String> = self
-            .backlog
-            .unread()
-            .filter_map(notice)
-            .map(|n| n.text)
-            .collect();
-        Ok(vec![Failure::diff(
-            "notice",
-            format!("no matching notice arrived within {limit:?}"),
-            format!("{matcher:?}"),
-            seen.join("\n---\n"),
-        )])
     }
 
     pub(super) async fn wait_update(&mut self, wait: &WaitUpdate) -> StepOutcome {
-        let matcher = wait
-            .matcher
-            .substitute(&self.vars)
-            .map_err(|e| Abort::Scenario(Failure::new("update", e.to_string())))?;
-        let limit = wait
-            .timeout_ms
-            .map_or(NOTICE_TIMEOUT, Duration::from_millis);
         let token = wait
             .call_id
             .as_ref()
@@ -228,28 +203,54 @@ impl Player<'_> {
                 .then(|| notification.params::<method::Progress>().ok())
                 .flatten()
                 .filter(|p: &ProgressParams| token.as_ref().is_none_or(|t| *t == p.progress_token))
+                .map(|p| p.message.unwrap_or_default())
         };
-        let text = |p: ProgressParams| p.message.unwrap_or_default();
-        let found = self
-            .backlog
-            .wait(self.connection, limit, |n| {
-                update(n).is_some_and(|p| matcher.check(&text(p)).is_ok())
-            })
-            .await;
-        if found.is_some() {
-            return Ok(Vec::new());
-        }
-        let seen: Vec<String> = self.backlog.unread().filter_map(update).map(text).collect();
         let of = wait
             .call_id
             .as_ref()
             .map_or(String::new(), |id| format!(" of call {}", id.value));
-        Ok(vec![Failure::diff(
-            "update",
-            format!("no matching update{of} arrived within {limit:?}"),
+        let described = format!("update{of}");
+        match self
+            .wait_matching("update", &described, &wait.matcher, wait.timeout_ms, update)
+            .await?
+        {
+            Ok(_) => Ok(Vec::new()),
+            Err(failure) => Ok(vec![failure]),
+        }
+    }
+
+    /// Waits, for `timeout_ms` or the runner's default, until a
+    /// notification whose text (`text_of`; `None` for one that does not
+    /// count) the matcher accepts has arrived, backlog included; its text,
+    /// or the failure (checking `what`) naming the texts that did arrive.
+    async fn wait_matching(
+        &mut self,
+        what: &str,
+        described: &str,
+        matcher: &toolpass_scenario::Matcher,
+        timeout_ms: Option<u64>,
+        text_of: impl Fn(&Notification) -> Option<String>,
+    ) -> Result<Result<String, Failure>, Abort> {
+        let matcher = matcher
+            .substitute(&self.vars)
+            .map_err(|e| Abort::Scenario(Failure::new(what, e.to_string())))?;
+        let limit = timeout_ms.map_or(NOTICE_TIMEOUT, Duration::from_millis);
+        let found = self
+            .backlog
+            .wait(self.connection, limit, |n| {
+                text_of(n).is_some_and(|text| matcher.check(&text).is_ok())
+            })
+            .await;
+        if let Some(text) = found.as_ref().and_then(&text_of) {
+            return Ok(Ok(text));
+        }
+        let seen: Vec<String> = self.backlog.unread().filter_map(&text_of).collect();
+        Ok(Err(Failure::diff(
+            what,
+            format!("no matching {described} arrived within {limit:?}"),
             format!("{matcher:?}"),
             seen.join("\n---\n"),
-        )])
+        )))
     }
 
     pub(super) fn capture(&mut self, capture: &Capture) -> StepOutcome {
