@@ -68,6 +68,11 @@ pub enum Feature {
     Mcp,
     /// Shell commands that run in the background and report when done.
     BackgroundShell,
+    /// Foreground shell commands run on a pseudo-terminal: one output
+    /// stream, shown as a terminal shows it (a `\r` returns to the start
+    /// of the line and what follows overwrites it). Without it they run on
+    /// pipes and the output is the bytes written, escape sequences removed.
+    ShellPty,
     /// Large outputs are spilled to files (`persistedOutputPath`,
     /// `resultFilePaths`).
     SpillFiles,
@@ -94,6 +99,7 @@ impl Feature {
         Feature::DeferredTools,
         Feature::Mcp,
         Feature::BackgroundShell,
+        Feature::ShellPty,
         Feature::SpillFiles,
     ];
 
@@ -111,6 +117,7 @@ impl Feature {
             "deferred_tools" => Feature::DeferredTools,
             "mcp" => Feature::Mcp,
             "background_shell" => Feature::BackgroundShell,
+            "shell_pty" => Feature::ShellPty,
             "spill_files" => Feature::SpillFiles,
             other => match other.strip_prefix(FAULT_PREFIX) {
                 Some(point) if !point.is_empty() => Feature::Fault(FaultPoint::parse(point)),
@@ -144,6 +151,7 @@ impl fmt::Display for Feature {
             Feature::DeferredTools => "deferred_tools",
             Feature::Mcp => "mcp",
             Feature::BackgroundShell => "background_shell",
+            Feature::ShellPty => "shell_pty",
             Feature::SpillFiles => "spill_files",
             Feature::Unknown(text) => text,
         })

@@ -88,6 +88,15 @@ pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
             old: edit.original.clone(),
             new: edit.proposed.clone(),
         },
+        Confirmation::Exec {
+            title,
+            command,
+            root_command,
+        } => toolpass_protocol::Confirmation::Exec {
+            title: title.clone(),
+            command: command.clone(),
+            root_command: root_command.clone(),
+        },
         Confirmation::Info { title, prompt } => toolpass_protocol::Confirmation::Info {
             title: title.clone(),
             prompt: prompt.clone(),
@@ -129,6 +138,10 @@ pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
         ToolErrorCode::LsExecutionError => ErrorCode::LsExecutionError,
         ToolErrorCode::PathIsNotADirectory => ErrorCode::PathIsNotADirectory,
         ToolErrorCode::ExecutionDenied => ErrorCode::ExecutionDenied,
+        ToolErrorCode::ShellExecuteError => ErrorCode::ShellExecuteError,
+        ToolErrorCode::ExecutionTimeout => ErrorCode::ExecutionTimeout,
+        ToolErrorCode::TaskStopNotFound => ErrorCode::TaskStopNotFound,
+        ToolErrorCode::TaskStopNotRunning => ErrorCode::TaskStopNotRunning,
     }
 }
 
@@ -144,6 +157,12 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
             defaults.truncate_threshold,
         ),
         truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
+        // Qwen's `isTruncateToolOutputThresholdExplicit`: the shell takes the
+        // session's threshold only when the session sets one.
+        shell_output_threshold: size(
+            config.truncate_tool_output_threshold,
+            defaults.shell_output_threshold,
+        ),
         disabled_tools: config.disabled_tools.clone(),
         approval_mode: config
             .approval_mode

@@ -41,6 +41,13 @@ impl InFlight {
         }
     }
 
+    /// Cancels every call in flight: the server is told to stop.
+    pub(crate) fn cancel_all(&self) {
+        for cancellation in self.lock().values() {
+            cancellation.request();
+        }
+    }
+
     /// Tells every call in flight that the client's input has ended.
     pub(crate) fn close_input(&self) {
         for cancellation in self.lock().values() {

@@ -23,6 +23,7 @@ mod convert;
 mod inflight;
 mod outbound;
 mod server;
+mod signals;
 mod sinks;
 mod worker;
 
@@ -102,7 +103,9 @@ fn main() -> ExitCode {
     }
     let input = io::BufReader::with_capacity(1 << 16, io::stdin());
     match run(args, Box::new(input), Box::new(io::stdout())) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        // A shell's convention: 128 and the signal's number.
+        Ok(Some(signal)) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX)),
         Err(Failure::Start(message)) => {
             tracing::error!("{message}");
             ExitCode::from(2)
@@ -122,16 +125,19 @@ enum Failure {
     Stdio(io::Error),
 }
 
-/// Serves `input` until it ends, answering on `output`.
+/// Serves `input` until it ends, answering on `output`; the number of the
+/// signal that stopped it instead, if one did.
 fn run(
     args: Args,
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
-) -> Result<(), Failure> {
+) -> Result<Option<i32>, Failure> {
     // One thread for the dispatcher and the session workers, which only
     // route; the tools run on the blocking pool, so sessions still run in
     // parallel.
+    // IO only for the stopping signals (`signals.rs`).
     let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
         .build()
         .map_err(|e| Failure::Start(format!("could not start the runtime: {e}")))?;
     let (outbound, writer) = Outbound::start(output);
@@ -150,14 +156,19 @@ fn run(
         .name("toolpass-reader".into())
         .spawn(move || read(input, max, &messages, &permits, &handle))
         .map_err(|e| Failure::Start(format!("could not start the reader: {e}")))?;
-    runtime.block_on(server.serve(inbound));
+    let signalled = runtime.block_on(server.serve(inbound));
+    if signalled.is_some() {
+        // The reader may be blocked on input that never comes: it is left
+        // to the process's exit. The replies queued are still written.
+        return writer.finish().map(|()| signalled).map_err(Failure::Stdio);
+    }
     let read = reader
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the reader thread panicked")));
     // Every reply is queued by now; the writer ends once it has written
     // them.
     let written = writer.finish();
-    read.and(written).map_err(Failure::Stdio)
+    read.and(written).map(|()| None).map_err(Failure::Stdio)
 }
 
 /// The reader thread: reads messages until end of input and hands them to

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio::task::JoinSet;
@@ -27,6 +27,7 @@ use toolpass_tools::session::{Session, SessionConfig};
 use crate::convert;
 use crate::inflight::InFlight;
 use crate::outbound::Outbound;
+use crate::signals::Signals;
 use crate::worker::{Call, Job, Queued, Worker};
 
 /// The name the server gives itself in `initialize`.
@@ -102,16 +103,34 @@ impl Server {
     /// Dispatches every message until the input ends, then lets every
     /// session finish what was queued: calls waiting for the client (a
     /// parked call, which only a cancellation ends) are told the input is
-    /// closed, and every request read is answered.
-    pub(crate) async fn serve(mut self, mut inbound: mpsc::Receiver<Inbound>) {
-        while let Some(message) = inbound.recv().await {
-            self.dispatch(message);
+    /// closed, and every request read is answered. Each session's
+    /// background shells are ended as its worker finishes.
+    ///
+    /// SIGTERM, SIGINT or SIGHUP end it the same way, but every call in
+    /// flight is cancelled first (a running command is ended with its
+    /// family, a queued call never starts); the signal's number is
+    /// returned.
+    pub(crate) async fn serve(mut self, mut inbound: mpsc::Receiver<Inbound>) -> Option<i32> {
+        let mut signals = Signals::new();
+        let signalled = loop {
+            tokio::select! {
+                message = inbound.recv() => match message {
+                    Some(message) => self.dispatch(message),
+                    None => break None,
+                },
+                signal = signals.recv() => break Some(signal),
+            }
+        };
+        if let Some(signal) = signalled {
+            tracing::info!("signal {signal}: cancelling every call and ending the sessions");
+            self.in_flight.cancel_all();
         }
         self.input_closed.set();
         self.in_flight.close_input();
         // Dropping the queues ends each worker once its queue is worked.
         self.sessions.clear();
         while self.workers.join_next().await.is_some() {}
+        signalled
     }
 
     fn dispatch(&mut self, inbound: Inbound) {
@@ -166,9 +185,10 @@ impl Server {
     fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
         // The server chooses a session's tools: every file tool of the
         // tool layer (the session drops the ones its config disables).
-        let session = Session::new(root, config, toolpass_tools::tools::all())?;
+        let mut session = Session::new(root, config, toolpass_tools::tools::all())?;
         self.opened += 1;
         let id = format!("s{}", self.opened);
+        session.set_id(&id);
         let (queue, jobs) = mpsc::unbounded_channel();
         let worker = Worker::new(
             SessionId(id.clone()),
@@ -326,7 +346,8 @@ type Queue = (SessionQueue, Job);
 /// What the reference offers beyond `tools/list` and `tools/call`.
 fn features() -> Vec<Feature> {
     // The scheduler spills large outputs to files (persistedOutputPath);
-    // calls ask per approval mode, can be cancelled and stream updates.
+    // calls ask per approval mode, can be cancelled and stream updates;
+    // background shells report their end as notices.
     let mut features = vec![
         Feature::Sessions,
         Feature::PriorRead,
@@ -334,7 +355,14 @@ fn features() -> Vec<Feature> {
         Feature::Confirm,
         Feature::Cancel,
         Feature::Updates,
+        Feature::Notices,
+        Feature::BackgroundShell,
     ];
+    // Checked once: whether a foreground command will find a pty here.
+    static PTY: OnceLock<bool> = OnceLock::new();
+    if *PTY.get_or_init(|| toolpass_shell::pty_available().is_ok()) {
+        features.push(Feature::ShellPty);
+    }
     features.extend(
         FaultPoint::ALL
             .iter()

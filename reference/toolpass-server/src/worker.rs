@@ -19,7 +19,7 @@ use toolpass_protocol::{
     ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId, ResponseError, SessionId,
     ToolsListResult,
 };
-use toolpass_tools::confirmation::Answer;
+use toolpass_tools::confirmation::{Answer, Confirmation};
 use toolpass_tools::context::{Cancellation, InvocationContext};
 use toolpass_tools::faults::FaultPoint;
 use toolpass_tools::scheduler::{self, Pending, Scheduled};
@@ -97,7 +97,8 @@ impl Worker {
     }
 
     /// Works the queue until the session is closed or the queue ends (end
-    /// of input: every request queued is still answered).
+    /// of input: every request queued is still answered), then ends the
+    /// session's background shells.
     pub(crate) async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Queued>) {
         while let Some(Queued { id, job, permit }) = queue.recv().await {
             let close = matches!(job, Job::Close);
@@ -108,6 +109,7 @@ impl Worker {
                 break;
             }
         }
+        close_shells(Arc::clone(&self.session)).await;
     }
 
     async fn handle(&mut self, id: &RequestId, job: Job) {
@@ -133,8 +135,10 @@ impl Worker {
             }
             Job::Close => {
                 // Calls awaiting confirmation go with the session; nothing
-                // of theirs was written.
+                // of theirs was written. Its background shells end before
+                // the answer: once it is read, none of them runs.
                 self.parked.clear();
+                close_shells(Arc::clone(&self.session)).await;
                 self.outbound
                     .result::<method::SessionClose>(id, &EmptyResult {});
             }
@@ -199,18 +203,30 @@ impl Worker {
             error.data = Some(json!({"callId": params.call_id}));
             return self.outbound.error(Some(id.clone()), error);
         };
+        let modifiable = match parked.pending.confirmation() {
+            Confirmation::Edit(edit) => edit.modifiable,
+            Confirmation::Exec { .. } | Confirmation::Info { .. } => true,
+        };
         let answer = match (params.outcome, params.modified_content) {
-            (ConfirmOutcome::ProceedOnce, _) => Answer::ProceedOnce,
-            (ConfirmOutcome::ProceedAlways, _) => Answer::ProceedAlways,
-            (ConfirmOutcome::Cancel, _) => Answer::Cancel,
-            (ConfirmOutcome::Modify, Some(content)) => Answer::Modify(content),
+            (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
+            (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),
+            (ConfirmOutcome::Cancel, _) => Ok(Answer::Cancel),
+            // As Qwen's `hideModify`.
+            (ConfirmOutcome::Modify, _) if !modifiable => Err(
+                "modify is not offered for this confirmation (a sed edit is the command's \
+                 effect): answer proceed_once, proceed_always or cancel",
+            ),
+            (ConfirmOutcome::Modify, Some(content)) => Ok(Answer::Modify(content)),
             (ConfirmOutcome::Modify, None) => {
+                Err("modify needs modifiedContent: the content the user edited the proposal into")
+            }
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(message) => {
                 // The call still waits: a corrected answer can follow.
                 self.parked.insert(params.call_id, parked);
-                let error = ResponseError::invalid_params(
-                    method::CONFIRM,
-                    "modify needs modifiedContent: the content the user edited the proposal into",
-                );
+                let error = ResponseError::invalid_params(method::CONFIRM, message);
                 return self.outbound.error(Some(id.clone()), error);
             }
         };
@@ -243,6 +259,14 @@ impl Worker {
                 call_id.to_owned(),
             )),
         )
+    }
+}
+
+/// Ends every background shell of `session` with its family, on the
+/// blocking pool: it waits for the processes to go.
+async fn close_shells(session: Arc<Session>) {
+    if let Err(error) = blocking(move || session.shells().close()).await {
+        tracing::error!("closing the session's shells: {}", error.message);
     }
 }
 

@@ -4,154 +4,26 @@
 //! session does not hold up another; a cancellation reaches a running
 //! call; updates go out under the caller's progress token only; the end of
 //! input answers everything read, ends calls waiting for the client, and
-//! exits 0.
+//! exits 0; an answer the confirmation does not offer (a modify of a sed
+//! edit) is refused and the call goes on waiting.
 
-use std::collections::VecDeque;
+mod common;
+
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::path::Path;
 
-use serde_json::{Value, json};
+use common::{Server, sandbox, status};
+use serde_json::json;
 
-/// How long any one answer may take before the test fails instead of
-/// hanging.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-/// The server, with a reader thread that hands over its lines.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Value>,
-    /// Lines read while waiting for something else.
-    seen: VecDeque<Value>,
-    next_id: i64,
-}
-
-impl Server {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || read_lines(stdout, &sender));
-        let mut server = Server {
-            child,
-            stdin,
-            lines,
-            seen: VecDeque::new(),
-            next_id: 0,
-        };
-        let id = server.send(
-            "initialize",
-            json!({"protocolVersion": "toolpass/1", "clientInfo": {"name": "t", "version": "0"}, "capabilities": {}}),
-        );
-        server.answer(id);
-        server
-    }
-
-    /// Writes a request without waiting; its id.
-    fn send(&mut self, method: &str, params: Value) -> i64 {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn write(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// The next line that matches `wanted`, keeping the others.
-    fn next_where(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.seen.iter().position(&wanted) {
-            return self.seen.remove(i).unwrap();
-        }
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(PATIENCE)
-                .expect("the server answered in time");
-            if wanted(&line) {
-                return line;
-            }
-            self.seen.push_back(line);
-        }
-    }
-
-    /// The response to request `id`.
-    fn answer(&mut self, id: i64) -> Value {
-        self.next_where(|line| line["id"] == id)
-    }
-
-    fn result(&mut self, id: i64) -> Value {
-        let reply = self.answer(id);
-        assert!(reply.get("error").is_none(), "{reply}");
-        reply["result"].clone()
-    }
-
-    fn open(&mut self, root: &Path, config: Value) -> String {
-        let id = self.send(
-            "toolpass/session.open",
-            json!({"root": root, "config": config}),
-        );
-        self.result(id)["sessionId"].as_str().unwrap().to_owned()
-    }
-
-    fn call(&mut self, session: &str, call_id: &str, name: &str, arguments: Value) -> i64 {
-        self.send(
-            "tools/call",
-            json!({"name": name, "arguments": arguments,
-                   "_meta": {"toolpass": {"sessionId": session, "callId": call_id},
-                             "progressToken": call_id}}),
-        )
-    }
-
-    /// Closes stdin; waits for the exit and returns its status and every
-    /// line written after what was read so far.
-    fn finish(mut self) -> (std::process::ExitStatus, Vec<Value>) {
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        let mut rest: Vec<Value> = self.seen.drain(..).collect();
-        rest.extend(self.lines.try_iter());
-        (status, rest)
-    }
-}
-
-fn read_lines(stdout: ChildStdout, sender: &mpsc::Sender<Value>) {
-    for line in BufReader::new(stdout).lines() {
-        let line = line.unwrap();
-        let value = serde_json::from_str(&line)
-            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
-        if sender.send(value).is_err() {
-            return;
-        }
-    }
-}
-
-fn status(result: &Value) -> &str {
-    result["_meta"]["toolpass"]["status"].as_str().unwrap()
-}
-
-fn sandbox() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("root");
-    fs::create_dir(&root).unwrap();
-    let root = root.canonicalize().unwrap();
-    (dir, root)
+/// A session in approval mode `default` with `a.txt` ("alpha\n") read.
+fn asking_with_a_read_file() -> (tempfile::TempDir, std::path::PathBuf, Server, String) {
+    let (dir, root) = sandbox();
+    let file = root.join("a.txt");
+    fs::write(&file, "alpha\n").unwrap();
+    let mut server = Server::start();
+    let session = server.open(&root, json!({"approvalMode": "default"}));
+    read(&mut server, &session, &file);
+    (dir, file, server, session)
 }
 
 fn read(server: &mut Server, session: &str, file: &Path) {
@@ -316,12 +188,7 @@ fn the_end_of_input_answers_everything_read_and_ends_a_parked_call() {
 
 #[test]
 fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
-    let (_dir, root) = sandbox();
-    let file = root.join("a.txt");
-    fs::write(&file, "alpha\n").unwrap();
-    let mut server = Server::start();
-    let session = server.open(&root, json!({"approvalMode": "default"}));
-    read(&mut server, &session, &file);
+    let (_dir, file, mut server, session) = asking_with_a_read_file();
     let edit = json!({"file_path": file, "old_string": "alpha", "new_string": "beta"});
     let id = server.call(&session, "ask", "edit", edit.clone());
     assert_eq!(status(&server.result(id)), "awaiting_confirmation");
@@ -357,4 +224,31 @@ fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
     let reply = server.answer(id);
     assert_eq!(reply["error"]["code"], -32602);
     assert_eq!(reply["error"]["data"]["callId"], "ask");
+}
+
+#[test]
+fn a_sed_edit_offers_no_modify_and_still_waits_for_an_answer_it_offers() {
+    let (_dir, file, mut server, session) = asking_with_a_read_file();
+    let sed = json!({"command": "sed -i 's/alpha/beta/' a.txt"});
+    let id = server.call(&session, "sed", "run_shell_command", sed);
+    let asked = server.result(id);
+    assert_eq!(status(&asked), "awaiting_confirmation");
+    assert_eq!(
+        asked["_meta"]["toolpass"]["confirmation"]["type"], "edit",
+        "{asked}"
+    );
+    let id = server.send(
+        "toolpass/confirm",
+        json!({"sessionId": session, "callId": "sed", "outcome": "modify",
+               "modifiedContent": "mine\n"}),
+    );
+    let reply = server.answer(id);
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "alpha\n");
+    let id = server.send(
+        "toolpass/confirm",
+        json!({"sessionId": session, "callId": "sed", "outcome": "proceed_once"}),
+    );
+    assert_eq!(status(&server.result(id)), "success");
+    assert_eq!(fs::read_to_string(&file).unwrap(), "beta\n");
 }

@@ -57,7 +57,7 @@ impl Cancel {
 
     /// Calls `wake` when the signal fires (at once if it has), until the
     /// returned guard is dropped.
-    pub(crate) fn listen(&self, wake: impl Fn() + Send + 'static) -> Listening {
+    pub fn listen(&self, wake: impl Fn() + Send + 'static) -> Listening {
         let id = self.0.next.fetch_add(1, Ordering::Relaxed);
         let mut listeners = self
             .0
@@ -78,7 +78,8 @@ impl Cancel {
 }
 
 /// Keeps a listener registered; dropping it unregisters.
-pub(crate) struct Listening {
+#[must_use = "dropping the guard removes the listener at once"]
+pub struct Listening {
     cancel: Cancel,
     id: u64,
 }

@@ -39,6 +39,7 @@
 
 pub mod background;
 pub mod cancel;
+pub mod command;
 pub mod env;
 pub mod output;
 pub mod result_text;
@@ -51,3 +52,4 @@ pub use cancel::Cancel;
 pub use env::Connection;
 pub use output::capture::OutputLimits;
 pub use run::{DRAIN, Ending, KILL_GRACE, Options, Outcome, Prefer, Request, RunError, run};
+pub use spawn::pty_available;

@@ -79,20 +79,38 @@ impl Spawned {
 pub(crate) struct PtyUnavailable(pub(crate) String);
 
 /// Starts `command` on a pty.
+/// Whether a pty can be opened here, and why not: what [`Prefer::Auto`]
+/// will find when a command starts (a pair is opened and closed).
+///
+/// [`Prefer::Auto`]: crate::Prefer::Auto
+///
+/// # Errors
+/// Why no pty could be opened.
+pub fn pty_available() -> Result<(), String> {
+    native_pty_system()
+        .openpty(terminal_size())
+        .map(drop)
+        .map_err(|e| format!("failed to open a pty: {e}"))
+}
+
+/// The terminal a command gets: Qwen's 80 × 30.
+fn terminal_size() -> PtySize {
+    PtySize {
+        rows: ROWS as u16,
+        cols: COLUMNS as u16,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
 pub(crate) fn pty(
     command: &str,
     directory: &Path,
     env: &[(OsString, OsString)],
 ) -> Result<Spawned, PtyUnavailable> {
     let failed = |what: &str, e: &dyn std::fmt::Display| PtyUnavailable(format!("{what}: {e}"));
-    let size = PtySize {
-        rows: ROWS as u16,
-        cols: COLUMNS as u16,
-        pixel_width: 0,
-        pixel_height: 0,
-    };
     let pair = native_pty_system()
-        .openpty(size)
+        .openpty(terminal_size())
         .map_err(|e| failed("failed to open a pty", &e))?;
     let mut builder = CommandBuilder::new(SHELL);
     builder.args(SHELL_ARGS);

@@ -8,6 +8,10 @@ pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
 pub const DEFAULT_TRUNCATE_LINES: usize = 1_000;
 
+/// Qwen's `DEFAULT_SHELL_OUTPUT_THRESHOLD`: `run_shell_command`'s budget
+/// when the session sets no threshold of its own.
+pub const DEFAULT_SHELL_OUTPUT_THRESHOLD: usize = 30_000;
+
 /// The largest file `edit` and `write_file` read or write whole: 64 MiB.
 /// Beyond Qwen (which has no cap and holds a file several times over while
 /// editing it), so one call cannot exhaust the server's memory.
@@ -20,6 +24,10 @@ pub struct SessionConfig {
     pub truncate_threshold: usize,
     /// Lines above which a result is truncated.
     pub truncate_lines: usize,
+    /// `run_shell_command`'s budget in characters: Qwen's
+    /// `getShellOutputThreshold`, the session's threshold when it sets one,
+    /// else [`DEFAULT_SHELL_OUTPUT_THRESHOLD`].
+    pub shell_output_threshold: usize,
     /// Tools that must not be registered.
     pub disabled_tools: Vec<String>,
     /// The largest file `edit` and `write_file` read or write
@@ -36,6 +44,7 @@ impl Default for SessionConfig {
         SessionConfig {
             truncate_threshold: DEFAULT_TRUNCATE_THRESHOLD,
             truncate_lines: DEFAULT_TRUNCATE_LINES,
+            shell_output_threshold: DEFAULT_SHELL_OUTPUT_THRESHOLD,
             disabled_tools: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             approval_mode: ApprovalMode::Yolo,

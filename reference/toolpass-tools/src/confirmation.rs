@@ -12,6 +12,15 @@ use crate::tools::node::basename;
 pub enum Confirmation {
     /// A file change, with its diff.
     Edit(EditConfirmation),
+    /// A shell command (Qwen's `ToolExecuteConfirmationDetails`).
+    Exec {
+        /// `Confirm Shell Command`.
+        title: String,
+        /// The command line as the model wrote it.
+        command: String,
+        /// The programs it runs, `, `-separated (Qwen's `rootCommand`).
+        root_command: String,
+    },
     /// A yes or no about anything else: Qwen's default for a tool that has
     /// no richer question (`BaseToolInvocation.getConfirmationDetails`).
     Info {
@@ -35,6 +44,9 @@ pub struct EditConfirmation {
     pub original: Option<String>,
     /// The content the model proposes.
     pub proposed: String,
+    /// Whether the user may edit the proposal (Qwen's `hideModify` is its
+    /// negation: a sed edit cannot be modified, being a command's effect).
+    pub modifiable: bool,
 }
 
 /// The user's answer.
@@ -57,6 +69,7 @@ impl Confirmation {
     pub fn kind(&self) -> ConfirmationKind {
         match self {
             Confirmation::Edit(_) => ConfirmationKind::Edit,
+            Confirmation::Exec { .. } => ConfirmationKind::Exec,
             Confirmation::Info { .. } => ConfirmationKind::Info,
         }
     }
@@ -78,6 +91,16 @@ impl EditConfirmation {
             diff,
             original,
             proposed,
+            modifiable: true,
+        }
+    }
+
+    /// The same confirmation, offering no modify.
+    #[must_use]
+    pub fn unmodifiable(self) -> Self {
+        EditConfirmation {
+            modifiable: false,
+            ..self
         }
     }
 }

@@ -11,11 +11,25 @@
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+use toolpass_shell::Cancel;
+pub use toolpass_shell::cancel::Listening;
+
 /// A one-way flag that can be waited on: set once, never reset.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Latch {
     set: Mutex<bool>,
     changed: Condvar,
+    /// Fired when the latch is set: how it reaches what does not poll it
+    /// (see [`Latch::listen`]).
+    fired: Cancel,
+}
+
+impl std::fmt::Debug for Latch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Latch")
+            .field("set", &self.is_set())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Latch {
@@ -23,6 +37,14 @@ impl Latch {
     pub fn set(&self) {
         *self.set.lock().unwrap_or_else(PoisonError::into_inner) = true;
         self.changed.notify_all();
+        self.fired.fire();
+    }
+
+    /// Calls `wake` when the latch is set (at once if it is), until the
+    /// returned guard is dropped: how a latch reaches something that does
+    /// not poll it, such as a running command's cancel signal.
+    pub fn listen(&self, wake: impl Fn() + Send + 'static) -> Listening {
+        self.fired.listen(wake)
     }
 
     /// Whether it is set.
@@ -75,6 +97,12 @@ impl Cancellation {
     #[must_use]
     pub fn is_requested(&self) -> bool {
         self.call.is_set()
+    }
+
+    /// Calls `wake` when the call is cancelled (at once if it has been),
+    /// while the guard lives. The end of input does not call it.
+    pub fn on_request(&self, wake: impl Fn() + Send + 'static) -> Listening {
+        self.call.listen(wake)
     }
 
     /// Blocks until the call is cancelled or the client's input ends.
@@ -233,6 +261,24 @@ mod tests {
         // A call that starts waiting after the input closed returns at once.
         let later = Cancellation::new(input);
         assert_eq!(later.wait_for_client(), WaitEnd::InputClosed);
+    }
+
+    #[test]
+    fn a_listener_is_called_once_on_cancel_and_not_after_its_guard_is_dropped() {
+        let cancellation = Cancellation::new(Arc::default());
+        let (tx, rx) = mpsc::channel();
+        let early = tx.clone();
+        let kept = cancellation.on_request(move || early.send("kept").unwrap_or(()));
+        let dropped = tx.clone();
+        drop(cancellation.on_request(move || dropped.send("dropped").unwrap_or(())));
+        cancellation.close_input();
+        assert!(rx.try_recv().is_err(), "the end of input is no cancel");
+        cancellation.request();
+        cancellation.request();
+        let late = cancellation.on_request(move || tx.send("late").unwrap_or(()));
+        let got: Vec<_> = rx.try_iter().collect();
+        assert_eq!(got, ["kept", "late"]);
+        drop((kept, late));
     }
 
     #[test]

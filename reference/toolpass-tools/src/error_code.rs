@@ -83,6 +83,15 @@ tool_error_codes! {
     ExecutionDenied => "execution_denied",
     /// `list_directory`: the path is not a directory.
     PathIsNotADirectory => "path_is_not_a_directory",
+    /// `run_shell_command`: the command failed (an exit code that is not an
+    /// answer, a signal) or could not start.
+    ShellExecuteError => "shell_execute_error",
+    /// `run_shell_command`: the command outlived its `timeout`.
+    ExecutionTimeout => "execution_timeout",
+    /// `task_stop`: no background task has that id.
+    TaskStopNotFound => "task_stop_not_found",
+    /// `task_stop`: the background task has already ended.
+    TaskStopNotRunning => "task_stop_not_running",
 }
 
 impl std::fmt::Display for ToolErrorCode {

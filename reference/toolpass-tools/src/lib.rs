@@ -12,14 +12,16 @@
 //! - [`read_cache`] and [`prior_read`]: read-before-write.
 //! - [`errno`]: Node's names for OS errors, from one table.
 //! - [`fileio`] and [`faults`]: stat and atomic writes with fault points.
-//! - [`spill`]: the session's spill directory, made lazily, stale ones removed.
+//! - [`spill`]: the session's spill directory, made lazily, stale ones removed;
+//!   [`output_budget`]: results over budget cut and spilled there.
 //! - [`scheduler`]: one call as Qwen's scheduler runs it (lookup, build,
 //!   the approval decision, execute, cancellation, the empty-output marker
 //!   and the output budget); [`confirmation`]: what the user is asked and
 //!   can answer; [`context`]: what a running invocation reaches besides its
 //!   workspace (cancellation, live output, notices).
 //! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
-//!   `grep_search`.
+//!   `grep_search`, `run_shell_command`, `task_stop`; [`shells`]: a
+//!   session's background shells and the programs it allowed.
 //!
 //! Nothing here derives `Serialize`: the server converts at its edge into the
 //! wire types of `toolpass-protocol`.
@@ -33,6 +35,7 @@ pub mod faults;
 pub mod fileio;
 pub mod kind;
 pub mod located;
+pub mod output_budget;
 pub mod prior_read;
 pub mod read_cache;
 pub mod registry;
@@ -40,6 +43,7 @@ pub mod result;
 pub mod sandbox;
 pub mod scheduler;
 pub mod session;
+pub mod shells;
 pub mod spill;
 pub mod tool;
 pub mod tools;

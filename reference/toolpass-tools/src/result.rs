@@ -118,6 +118,24 @@ pub enum Display {
     Diff(Box<FileDiff>),
 }
 
+/// Who holds a result to its output budget.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Budget {
+    /// The scheduler, after the tool returns (most tools).
+    #[default]
+    Scheduler,
+    /// The tool did, writing the full output to this spill file if it cut
+    /// it (Qwen's `outputBudgetApplied` and `persistedOutputFiles`).
+    Applied(Option<PathBuf>),
+}
+
+impl Budget {
+    /// Takes the value, leaving [`Budget::Scheduler`].
+    pub fn take(&mut self) -> Budget {
+        std::mem::take(self)
+    }
+}
+
 /// The result of executing one invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolResult {
@@ -129,6 +147,8 @@ pub struct ToolResult {
     pub result_file_paths: Vec<PathBuf>,
     /// Set when the call failed.
     pub error: Option<ToolFailure>,
+    /// Who holds it to the output budget.
+    pub budget: Budget,
 }
 
 impl ToolResult {
@@ -140,6 +160,7 @@ impl ToolResult {
             display,
             result_file_paths: Vec::new(),
             error: None,
+            budget: Budget::Scheduler,
         }
     }
 
@@ -215,6 +236,7 @@ impl From<Failure> for ToolResult {
             display: Display::Text(display.unwrap_or_else(|| message.clone())),
             result_file_paths: Vec::new(),
             error: Some(ToolFailure { code, message }),
+            budget: Budget::Scheduler,
         }
     }
 }

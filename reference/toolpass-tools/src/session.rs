@@ -119,6 +119,8 @@ mod tests {
                 "grep_search",
                 "list_directory",
                 "read_file",
+                "run_shell_command",
+                "task_stop",
                 "write_file"
             ]
         );

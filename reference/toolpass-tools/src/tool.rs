@@ -74,8 +74,8 @@ pub trait Tool: Send + Sync {
         false
     }
     /// The tool's own output budget in characters, if it overrides the
-    /// session's.
-    fn max_output_chars(&self) -> Option<usize> {
+    /// session's (Qwen's `maxOutputChars`, which may read the settings).
+    fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         None
     }
     /// Validates `args` and returns the invocation to run.
@@ -112,6 +112,10 @@ pub trait Invocation: Send {
             prompt: self.description(),
         })
     }
+    /// What the user's "proceed always" leaves behind besides the approval
+    /// mode (Qwen's `onConfirm` with `ProceedAlways`): a command's programs
+    /// are allowed for the rest of the session.
+    fn proceed_always(&self, _workspace: &Workspace) {}
     /// The invocation with the user's edit of the proposal (Qwen's
     /// `getModifyContext().createUpdatedParams`): `asked` is the edit
     /// confirmation the user saw, `content` what they made of the
@@ -257,6 +261,13 @@ pub trait DeclarativeTool: Send + Sync {
     /// (`include_str!` of a file under `tools/declarations/`).
     const DECLARATION: &'static str;
 
+    /// Hidden from the initial tool list until revealed (Qwen's
+    /// `shouldDefer`); callable all the same.
+    const SHOULD_DEFER: bool = false;
+
+    /// Listed even when deferred (Qwen's `alwaysLoad`).
+    const ALWAYS_LOAD: bool = false;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
 
@@ -276,7 +287,7 @@ pub trait DeclarativeTool: Send + Sync {
     -> Box<dyn Invocation>;
 
     /// See [`Tool::max_output_chars`].
-    fn max_output_chars(&self) -> Option<usize> {
+    fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         None
     }
 }
@@ -296,10 +307,10 @@ impl<T: DeclarativeTool> Declared<T> {
     /// unit test checks its embedded declaration.
     #[must_use]
     pub fn new(tool: T) -> Self {
-        Declared {
-            declaration: Declaration::qwen(T::NAME, T::KIND, T::DECLARATION),
-            tool,
-        }
+        let mut declaration = Declaration::qwen(T::NAME, T::KIND, T::DECLARATION);
+        declaration.should_defer = T::SHOULD_DEFER;
+        declaration.always_load = T::ALWAYS_LOAD;
+        Declared { declaration, tool }
     }
 
     /// The static description.
@@ -340,8 +351,8 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
         self.declaration.always_load
     }
 
-    fn max_output_chars(&self) -> Option<usize> {
-        self.tool.max_output_chars()
+    fn max_output_chars(&self, workspace: &Workspace) -> Option<usize> {
+        self.tool.max_output_chars(workspace)
     }
 
     fn build(

@@ -1,5 +1,6 @@
 //! What a session's tools act on: the sandbox root, the settings, the read
-//! cache, the armed faults, the spill directory and the file-history hook.
+//! cache, the armed faults, the spill directory, the file-history hook and
+//! the shell state (background shells, programs allowed for the session).
 //!
 //! The tools see a `Workspace`, never the [`Session`](crate::session::Session)
 //! around it: a tool has no business with the registry that holds it, and
@@ -7,13 +8,15 @@
 //! loop `tool` → `session` → `registry` → `tool`.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::config::SessionConfig;
 use crate::faults::Faults;
 use crate::read_cache::FileReadCache;
 use crate::sandbox::Sandbox;
+use crate::shells::Shells;
 use crate::spill::SpillDir;
 
 /// Qwen's file-history backup (`FileHistoryService.trackEdit`): a copy of a
@@ -40,6 +43,11 @@ impl EditBackup for NoBackup {
 
 /// The state a session's tools share.
 pub struct Workspace {
+    /// Its background shells: declared before the spill directory, which
+    /// holds their output files, so that they end before it is removed.
+    shells: Shells,
+    /// The session's id as its commands see it (`QWEN_CODE_SESSION_ID`).
+    id: String,
     backup: Box<dyn EditBackup>,
     /// Where truncated outputs are written in full, made on the first
     /// spill; the sandbox admits it (read-only) so `read_file` can fetch
@@ -57,7 +65,11 @@ impl Workspace {
     /// # Errors
     /// When `root` cannot be resolved.
     pub fn new(root: &Path, config: SessionConfig) -> io::Result<Self> {
+        static OPENED: AtomicU64 = AtomicU64::new(0);
+        let opened = OPENED.fetch_add(1, Ordering::Relaxed);
         Ok(Workspace {
+            shells: Shells::default(),
+            id: format!("toolpass-{}-{opened}", std::process::id()),
             backup: Box::new(NoBackup),
             sandbox: Sandbox::new(root)?,
             spill: SpillDir::default(),
@@ -92,6 +104,33 @@ impl Workspace {
     pub fn spill_dir(&self) -> io::Result<&Path> {
         self.spill
             .get(&std::env::temp_dir(), |dir| self.sandbox.admit(dir))
+    }
+
+    /// Where background shells write their output and status files: in
+    /// the spill directory, which `read_file` may read.
+    ///
+    /// # Errors
+    /// When the spill directory cannot be made.
+    pub fn background_dir(&self) -> io::Result<PathBuf> {
+        Ok(self.spill_dir()?.join("background-shells"))
+    }
+
+    /// The shell state: background shells and allowed programs.
+    #[must_use]
+    pub fn shells(&self) -> &Shells {
+        &self.shells
+    }
+
+    /// The session's id, as its commands see it.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Names the session as its opener knows it (the server's session id),
+    /// for the commands it runs. Unique in this process by default.
+    pub fn set_id(&mut self, id: impl Into<String>) {
+        self.id = id.into();
     }
 
     /// The settings.

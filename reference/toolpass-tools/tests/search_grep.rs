@@ -404,7 +404,7 @@ fn the_character_budget_is_qwens_and_the_tool_budget_is_left_to_the_scheduler() 
     // The result is still over the tool's own 20 000: the scheduler's generic
     // truncation (toolpass_core::truncate) applies on top, as in Qwen.
     let tool = sb.session.registry().get("grep_search").unwrap();
-    assert_eq!(tool.max_output_chars(), Some(MAX_OUTPUT_CHARS));
+    assert_eq!(tool.max_output_chars(&sb.session), Some(MAX_OUTPUT_CHARS));
     let limits = toolpass_core::truncate::Limits {
         threshold: MAX_OUTPUT_CHARS,
         lines: None,

@@ -123,6 +123,8 @@ pub struct Ended<'a> {
 /// A notification: one line for a person and the model's XML.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notification {
+    /// The shell's id, so the caller can tell whom to notify.
+    pub id: String,
     /// `Background shell "<label>" completed.`
     pub display: String,
     /// The `<task-notification>` element.
@@ -177,6 +179,7 @@ pub fn notification(shell: &Ended<'_>) -> Notification {
     ));
     parts.push("</task-notification>".to_owned());
     Notification {
+        id: shell.id.to_owned(),
         display: format!("Background shell \"{label}\" {verb}."),
         text: parts.join("\n"),
     }

@@ -16,7 +16,6 @@
 //! before the tool starts, and once it returns. The `call.park` fault point
 //! parks a call when it starts executing until it is cancelled.
 
-mod budget;
 mod lookup;
 
 use std::path::PathBuf;
@@ -29,7 +28,8 @@ use crate::confirmation::{Answer, Confirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::faults::FaultPoint;
-use crate::result::{Display, Failure, FileDiff, ToolResult};
+use crate::output_budget;
+use crate::result::{Budget, Display, Failure, FileDiff, ToolResult};
 use crate::session::Session;
 use crate::tool::{Invocation, Tool};
 
@@ -160,6 +160,7 @@ pub fn confirm(
                     asked.proposed.clone(),
                 ))),
                 Confirmation::Info { prompt, .. } => Display::Text(prompt.clone()),
+                Confirmation::Exec { command, .. } => Display::Text(command.clone()),
             };
             cancelled(DECLINED, display)
         }
@@ -168,6 +169,7 @@ pub fn confirm(
             if let Some(mode) = approval::mode_after_proceed_always(confirmation.kind()) {
                 session.set_approval_mode(mode);
             }
+            invocation.proceed_always(session);
             run(session, tool.as_ref(), &*invocation, context)
         }
         Answer::Modify(content) => {
@@ -175,7 +177,7 @@ pub fn confirm(
             // only; any other call proceeds as proposed.
             let modified = match &confirmation {
                 Confirmation::Edit(asked) => invocation.modified(asked, content),
-                Confirmation::Info { .. } => None,
+                Confirmation::Info { .. } | Confirmation::Exec { .. } => None,
             };
             let invocation = modified.unwrap_or(invocation);
             run(session, tool.as_ref(), &*invocation, context)
@@ -233,7 +235,10 @@ fn finish(session: &Session, tool: &dyn Tool, result: Result<ToolResult, Failure
     // the tool's llmContent (`createErrorResponse(new Error(
     // toolResult.error.message))` in coreToolScheduler.ts): that message is
     // what the model reads.
+    // A timeout is the exception: the model gets the tool's text, with the
+    // output before the timeout (Qwen's `isTimeout` branch).
     if let Some(failure) = &result.error
+        && failure.code != ToolErrorCode::ExecutionTimeout
         && failure.message != result.llm_content
     {
         result.llm_content = failure.message.clone();
@@ -243,10 +248,15 @@ fn finish(session: &Session, tool: &dyn Tool, result: Result<ToolResult, Failure
     if !result.is_error() && result.llm_content.trim().is_empty() {
         result.llm_content = format!("({} completed with no output)", tool.name());
     }
-    let persisted_output_path = if result.is_error() {
-        None
-    } else {
-        budget::hold_to_budget(session, tool, &mut result.llm_content)
+    let persisted_output_path = match result.budget.take() {
+        // The tool held its own output to budget (Qwen's
+        // `outputBudgetApplied`), failure or not.
+        Budget::Applied(spilled) => spilled,
+        Budget::Scheduler if result.is_error() => None,
+        Budget::Scheduler => {
+            let limits = output_budget::scheduler_limits(session, tool);
+            output_budget::hold(session, tool.name(), &limits, &mut result.llm_content)
+        }
     };
     CallOutcome {
         result,

@@ -101,7 +101,7 @@ impl DeclarativeTool for GrepTool {
         })
     }
 
-    fn max_output_chars(&self) -> Option<usize> {
+    fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         Some(MAX_OUTPUT_CHARS)
     }
 }

@@ -13,6 +13,8 @@ pub mod list_directory;
 pub(crate) mod node;
 pub mod path_arg;
 pub mod read_file;
+pub mod shell;
+pub mod task_stop;
 pub mod walk;
 pub mod write_file;
 
@@ -31,6 +33,8 @@ pub fn all() -> Vec<Arc<dyn Tool>> {
         Arc::new(Declared::<list_directory::ListDirectoryTool>::default()),
         Arc::new(Declared::<grep_search::GrepTool>::default()),
         Arc::new(Declared::<glob::GlobTool>::default()),
+        Arc::new(Declared::<shell::ShellTool>::default()),
+        Arc::new(Declared::<task_stop::TaskStopTool>::default()),
     ]
 }
 
@@ -50,7 +54,9 @@ mod tests {
                 "edit",
                 "list_directory",
                 "grep_search",
-                "glob"
+                "glob",
+                "run_shell_command",
+                "task_stop"
             ]
         );
         for tool in &tools {

@@ -195,7 +195,7 @@ impl DeclarativeTool for ReadFileTool {
 
     /// Qwen's `maxOutputChars` is infinite: the tool pages by lines and
     /// bounds itself.
-    fn max_output_chars(&self) -> Option<usize> {
+    fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         Some(usize::MAX)
     }
 }

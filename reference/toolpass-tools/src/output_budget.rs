@@ -1,9 +1,12 @@
-//! The output budget: Qwen's `truncateLlmContent` with the scheduler's
-//! per-tool limits (the tool's own `maxOutputChars` with no line cap, or the
-//! session's threshold and line cap). An output over budget is written in
-//! full to the session's spill directory (mode 0600: outputs can hold
-//! secrets) and the model gets Qwen's truncated stub with the file's path,
-//! unless the stub would not be shorter.
+//! The output budget: Qwen's `truncateLlmContent`. An output over its
+//! limits is written in full to the session's spill directory (mode 0600:
+//! outputs can hold secrets) and the model gets Qwen's truncated stub with
+//! the file's path, unless the stub would not be shorter.
+//!
+//! The scheduler holds every result to the tool's limits
+//! ([`scheduler_limits`]); a tool that words its result around the cut
+//! (`run_shell_command` appends notes after it, as Qwen does) applies
+//! [`hold`] itself and says so in its result.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -13,17 +16,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use toolpass_core::truncate::{Keep, Limits, truncate};
 
-use crate::session::Session;
 use crate::tool::Tool;
+use crate::workspace::Workspace;
 
-/// Qwen's `truncateLlmContent` with the scheduler's per-tool limits: cuts
-/// `content` to its budget and returns the spill file, if one was written.
-pub(super) fn hold_to_budget(
-    session: &Session,
-    tool: &dyn Tool,
-    content: &mut String,
-) -> Option<PathBuf> {
-    let limits = match tool.max_output_chars() {
+/// The scheduler's per-tool limits: the tool's own `maxOutputChars` with no
+/// line cap, or the session's threshold and line cap.
+#[must_use]
+pub fn scheduler_limits(workspace: &Workspace, tool: &dyn Tool) -> Limits {
+    match tool.max_output_chars(workspace) {
         Some(max) => Limits {
             threshold: max,
             lines: None,
@@ -31,15 +31,25 @@ pub(super) fn hold_to_budget(
             preview_chars: None,
         },
         None => Limits {
-            threshold: session.config().truncate_threshold,
-            lines: Some(session.config().truncate_lines),
+            threshold: workspace.config().truncate_threshold,
+            lines: Some(workspace.config().truncate_lines),
             keep: Keep::Both,
             preview_chars: None,
         },
-    };
-    let plan = truncate(content, &limits)?;
+    }
+}
+
+/// Qwen's `truncateLlmContent`: cuts `content` of the tool `tool_name` to
+/// `limits` and returns the spill file, if one was written.
+pub fn hold(
+    workspace: &Workspace,
+    tool_name: &str,
+    limits: &Limits,
+    content: &mut String,
+) -> Option<PathBuf> {
+    let plan = truncate(content, limits)?;
     let unsaved = plan.unsaved_message();
-    let dir = match session.spill_dir() {
+    let dir = match workspace.spill_dir() {
         Ok(dir) => dir,
         Err(e) => {
             tracing::warn!("could not make the spill directory: {e}");
@@ -47,7 +57,7 @@ pub(super) fn hold_to_budget(
             return None;
         }
     };
-    let path = spill_path(dir, tool.name());
+    let path = spill_path(dir, tool_name);
     // `None`: the stub would not be shorter than the output, so it stays.
     let stub = plan.wrapped_message(&path.display().to_string())?;
     match write_private(&path, content.as_bytes()) {

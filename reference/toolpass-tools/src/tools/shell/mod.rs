@@ -1,0 +1,282 @@
+//! `run_shell_command`: Qwen Code's `ShellTool` (`packages/core/src/tools/
+//! shell.ts`, 0.24.4) on the process runner of `toolpass-shell`.
+//!
+//! - **Build** checks what Qwen's `validateToolParamValues` checks: a
+//!   command that is not blank and names a program, no bare trailing `&` on
+//!   a background command, no leading `sleep N` (N ≥ 2 s) in the
+//!   foreground, and a `directory` that is absolute and inside the session
+//!   root as it resolves now (symlinks followed: beyond Qwen, which
+//!   remembers a directory's resolution for the session).
+//! - **Asking**: a command asks (an `exec` confirmation) unless every
+//!   program it runs was allowed for the session by an earlier "proceed
+//!   always"; Qwen also lets commands its parser finds read-only run
+//!   unasked, which this layer does not try to judge.
+//! - **Running** ([`foreground`]): `bash -c` on a pty when one opens, in
+//!   the directory resolved again at the start, with Qwen's timeout (120 s
+//!   unless given), the call's cancellation ending the whole family, and
+//!   the output streamed to the call's updates; the result in Qwen's words,
+//!   held to the shell's own budget.
+//! - **Background** ([`background`]): launched in the session's registry,
+//!   answered at once; the end is a notice to the call that started it.
+//! - **`sed -i`** ([`sed`]): a lone substitution on one file is asked as
+//!   an edit and written as `edit` writes, when the call would ask.
+
+mod background;
+mod foreground;
+mod sed;
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use toolpass_core::approval::Permission;
+use toolpass_shell::{Request, command};
+
+use crate::confirmation::Confirmation;
+use crate::context::InvocationContext;
+use crate::error_code::ToolErrorCode;
+use crate::kind::Kind;
+use crate::result::{Failure, ToolResult};
+use crate::sandbox::PathErrorKind;
+use crate::tool::{BuildError, DeclarativeTool, Invocation};
+use crate::workspace::Workspace;
+use sed::SedEdit;
+
+/// The tool's name.
+pub const NAME: &str = "run_shell_command";
+
+/// `run_shell_command`.
+#[derive(Debug, Default)]
+pub struct ShellTool;
+
+/// The arguments.
+#[derive(Debug, Deserialize)]
+pub struct ShellParams {
+    command: String,
+    #[serde(default)]
+    is_background: Option<bool>,
+    /// Milliseconds, 1 to 600 000 (the schema holds it there).
+    #[serde(default)]
+    timeout: Option<u64>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+impl ShellParams {
+    /// What the runner is asked to run in `directory`: the command trimmed
+    /// (as Qwen runs it) with the session's id in its environment.
+    fn request(&self, workspace: &Workspace, directory: PathBuf) -> Request {
+        Request {
+            command: self.command.trim().to_owned(),
+            directory,
+            context: vec![("QWEN_CODE_SESSION_ID".to_owned(), workspace.id().to_owned())],
+        }
+    }
+
+    fn background(&self) -> bool {
+        self.is_background.unwrap_or(false)
+    }
+
+    /// The `directory` argument when it counts (JavaScript's truthiness:
+    /// an empty string is the root).
+    fn directory(&self) -> Option<&str> {
+        self.directory.as_deref().filter(|d| !d.is_empty())
+    }
+}
+
+impl DeclarativeTool for ShellTool {
+    const NAME: &'static str = NAME;
+    const KIND: Kind = Kind::Execute;
+    const DECLARATION: &'static str = include_str!("../declarations/run_shell_command.json");
+    type Params = ShellParams;
+
+    fn validate_values(
+        &self,
+        params: &mut ShellParams,
+        workspace: &Workspace,
+    ) -> Result<(), BuildError> {
+        let command = params.command.as_str();
+        if command.trim().is_empty() {
+            return Err(BuildError::invalid("Command cannot be empty."));
+        }
+        if params.background() && command::ends_in_bare_ampersand(command) {
+            return Err(BuildError::invalid(
+                "Background shell commands must not end with a bare \"&\". Remove the trailing \
+                 \"&\" and rely on is_background: true instead.",
+            ));
+        }
+        if command::command_roots(command).is_empty() {
+            return Err(BuildError::invalid(
+                "Could not identify command root to obtain permission from user.",
+            ));
+        }
+        if let Some(directory) = params.directory() {
+            working_directory(workspace, directory).map_err(BuildError::invalid)?;
+        }
+        if !params.background()
+            && let Some(refusal) = command::blocked_sleep(command)
+        {
+            return Err(BuildError::invalid(refusal));
+        }
+        Ok(())
+    }
+
+    fn create_invocation(&self, params: ShellParams, workspace: &Workspace) -> Box<dyn Invocation> {
+        let programs = command::command_roots(&params.command);
+        let allowed = workspace.shells().all_allowed(&programs);
+        let root = workspace.sandbox().root().to_string_lossy();
+        let directory = params.directory().unwrap_or(&root);
+        let sed = SedEdit::plan(&params.command, params.background(), directory);
+        Box::new(ShellInvocation {
+            params,
+            programs,
+            allowed,
+            sed,
+        })
+    }
+
+    fn max_output_chars(&self, workspace: &Workspace) -> Option<usize> {
+        Some(workspace.config().shell_output_threshold)
+    }
+}
+
+struct ShellInvocation {
+    params: ShellParams,
+    /// The programs the command runs, each once.
+    programs: Vec<String>,
+    /// Every one of them was allowed for the session when the call was made.
+    allowed: bool,
+    /// The `sed -i` edit the command is, when it may be taken over.
+    sed: Option<SedEdit>,
+}
+
+impl Invocation for ShellInvocation {
+    fn description(&self) -> String {
+        // Qwen's `getDescription`.
+        let p = &self.params;
+        let mut text = p.command.clone();
+        if let Some(directory) = p.directory() {
+            text.push_str(&format!(" [in {directory}]"));
+        }
+        if p.background() {
+            text.push_str(" [background]");
+        } else if let Some(timeout) = p.timeout {
+            text.push_str(&format!(" [timeout: {timeout}ms]"));
+        }
+        if let Some(description) = p.description.as_deref().filter(|d| !d.is_empty()) {
+            text.push_str(&format!(" ({})", description.replace('\n', " ")));
+        }
+        text
+    }
+
+    fn default_permission(&self) -> Permission {
+        if self.allowed {
+            Permission::Allow
+        } else {
+            Permission::Ask
+        }
+    }
+
+    fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
+        if let Some(sed) = &self.sed
+            && let Some(edit) = sed.confirmation(workspace)?
+        {
+            return Ok(Confirmation::Edit(edit));
+        }
+        // Qwen lists the programs still to be approved, or all of them when
+        // every one is.
+        let shells = workspace.shells();
+        let pending: Vec<String> = self
+            .programs
+            .iter()
+            .filter(|p| !shells.all_allowed(std::slice::from_ref(p)))
+            .cloned()
+            .collect();
+        let shown = if pending.is_empty() {
+            &self.programs
+        } else {
+            &pending
+        };
+        Ok(Confirmation::Exec {
+            title: "Confirm Shell Command".to_owned(),
+            command: self.params.command.clone(),
+            root_command: shown.join(", "),
+        })
+    }
+
+    fn proceed_always(&self, workspace: &Workspace) {
+        // Always for a sed edit is the approval mode's (auto-edit), as for
+        // any edit; for a command, its programs'.
+        if !self.sed.as_ref().is_some_and(SedEdit::was_shown) {
+            workspace.shells().allow(&self.programs);
+        }
+    }
+
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
+        // Resolved again: a directory may have been swapped for a symlink
+        // since the call was built (or while it awaited confirmation).
+        let directory = match self.params.directory() {
+            Some(directory) => working_directory(workspace, directory)
+                .map_err(|message| Failure::new(ToolErrorCode::InvalidToolParams, message))?,
+            None => workspace.sandbox().root().to_owned(),
+        };
+        if let Some(sed) = &self.sed
+            && let Some(edited) = sed.execute(workspace)?
+        {
+            return Ok(edited);
+        }
+        if self.params.background() {
+            let request = self.params.request(workspace, directory);
+            background::launch(workspace, context, &request)
+        } else {
+            let request = self.params.request(workspace, directory);
+            foreground::run(workspace, context, &self.params, &request)
+        }
+    }
+}
+
+/// Where a command with `directory` runs: the real path, refused (in
+/// Qwen's words) unless it is absolute and inside the session root. A
+/// directory that does not exist is no refusal here: the run reports it;
+/// one whose path cannot be inspected is refused, since where it leads is
+/// unknown.
+fn working_directory(workspace: &Workspace, directory: &str) -> Result<PathBuf, String> {
+    if !directory.starts_with('/') {
+        return Err("Directory must be an absolute path.".to_owned());
+    }
+    let outside = || {
+        format!(
+            "Directory '{directory}' is not within any of the registered workspace directories."
+        )
+    };
+    match workspace.sandbox().locate(directory) {
+        // The spill directory is admitted for reading only; no command runs
+        // there.
+        Ok(located) if located.is_writable() => Ok(located.path().to_owned()),
+        Ok(_) => Err(outside()),
+        Err(e) => match e.kind() {
+            PathErrorKind::OutsideWorkspace | PathErrorKind::SymlinkLoop => Err(outside()),
+            PathErrorKind::Io(_) => Err(e.to_string()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::Declared;
+
+    #[test]
+    fn declaration_parses_and_matches_qwens_schema() {
+        let tool = Declared::<ShellTool>::default();
+        let schema = &tool.declaration().schema;
+        assert_eq!(schema["required"], serde_json::json!(["command"]));
+        assert_eq!(schema["properties"]["timeout"]["maximum"], 600_000);
+        assert!(tool.declaration().description.contains("bash -c <command>"));
+    }
+}
