@@ -17,7 +17,8 @@
 
 use std::fmt;
 
-use super::script::{ScriptError, Substitution, Syntax, parse_script};
+use super::regex::Syntax;
+use super::script::{ScriptError, Substitution, parse_script};
 
 /// How the call runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,9 +24,9 @@ mod script;
 
 pub use command::{Call, NotIntercepted, Plan, plan};
 pub use emulate::{Dialect, EmulationError, Options, Program};
-pub use regex::RegexError;
+pub use regex::{RegexError, Syntax};
 pub use replacement::{Piece, Replacement, ReplacementError};
-pub use script::{Flags, ScriptError, Substitution, Syntax, parse_script};
+pub use script::{Flags, ScriptError, Substitution, parse_script};
 
 /// Emulates `substitution` over a file's bytes: compiles it and applies it.
 ///

@@ -14,8 +14,6 @@
 
 use std::fmt;
 
-use super::script::Syntax;
-
 /// Why a pattern is outside the supported subset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegexError {
@@ -55,6 +53,17 @@ pub(crate) enum Dot {
 pub(crate) struct Translated {
     pub(crate) pattern: String,
     pub(crate) groups: usize,
+}
+
+/// Which regular expression syntax the pattern is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// POSIX basic regular expressions with GNU's extensions (`\+`, `\?`,
+    /// `\|`): sed's default.
+    Basic,
+    /// POSIX extended regular expressions: `-E`, `-r`,
+    /// `--regexp-extended`.
+    Extended,
 }
 
 /// The number of capturing groups of `pattern`, checking that it is in the

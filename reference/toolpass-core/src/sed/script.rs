@@ -9,19 +9,8 @@
 use std::fmt;
 use std::num::NonZeroUsize;
 
-use super::regex::{self, RegexError};
+use super::regex::{self, RegexError, Syntax};
 use super::replacement::{Replacement, ReplacementError};
-
-/// Which regular expression syntax the pattern is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
-    /// POSIX basic regular expressions with GNU's extensions (`\+`, `\?`,
-    /// `\|`): sed's default.
-    Basic,
-    /// POSIX extended regular expressions: `-E`, `-r`,
-    /// `--regexp-extended`.
-    Extended,
-}
 
 /// The flags after the last delimiter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

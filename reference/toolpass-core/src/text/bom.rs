@@ -2,7 +2,7 @@
 //! the bytes to put back on write (Qwen's `fileUtils.ts:detectBOM` and
 //! `fileSystemService.ts:getBOMBytesForEncoding`).
 
-use super::codec::TextEncoding;
+use super::encoding::TextEncoding;
 use super::error::{TextError, TextErrorKind};
 
 /// A Unicode byte-order mark this crate can decode and write back.

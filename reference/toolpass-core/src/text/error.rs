@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::codec::TextEncoding;
+use super::encoding::TextEncoding;
 
 /// A failure to decode bytes to text or to encode text to bytes.
 ///

@@ -31,13 +31,14 @@
 
 mod bom;
 mod codec;
+mod encoding;
 mod eol;
 mod error;
 
 pub use bom::{Bom, detect_bom, strip_bom};
 pub use codec::{
-    BINARY_SNIFF_LEN, Decoded, TextEncoding, decode, decode_as, encode, encode_borrowed,
-    find_binary_marker,
+    BINARY_SNIFF_LEN, Decoded, decode, decode_as, encode, encode_borrowed, find_binary_marker,
 };
+pub use encoding::TextEncoding;
 pub use eol::{LineEnding, detect_line_ending, ensure_crlf, normalize_to_lf};
 pub use error::{TextError, TextErrorKind};
