@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::jsonrpc::ResponseError;
+use crate::response_error::ResponseError;
 
 /// A peer's message that this side cannot accept.
 #[derive(Debug)]

@@ -13,9 +13,11 @@ use std::io::{self, BufRead, Write};
 
 use serde::Serialize;
 
-use crate::jsonrpc::{JSONRPC_VERSION, Message, RequestId, ResponseError};
+use crate::jsonrpc::{JSONRPC_VERSION, Message};
 use crate::line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
 use crate::method::Method;
+use crate::request_id::RequestId;
+use crate::response_error::ResponseError;
 
 /// Reads the next message, or `None` at the end of the input; a line
 /// longer than [`DEFAULT_MAX_LINE_BYTES`] is [`ReadErrorKind::TooLong`].

@@ -6,14 +6,14 @@
 //! turn: an untagged enum would turn every malformed line into "did not match
 //! any variant", and the runner must say *what* is wrong with a peer's line.
 
-use std::fmt;
-
-use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::method::{Method, NotificationMethod};
+use crate::request_id::RequestId;
+use crate::response_error::ResponseError;
 
 /// The value of the `jsonrpc` member that every message carries.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -27,17 +27,6 @@ pub enum Message {
     Response(Response),
     /// A one-way message: no id, no answer.
     Notification(Notification),
-}
-
-/// The id that ties a response to its request: an integer or a string.
-///
-/// `1` and `"1"` are different ids, as JSON-RPC says.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RequestId {
-    /// An integer id, as the toolpass runner sends.
-    Number(i64),
-    /// A string id, as some MCP clients send.
-    String(String),
 }
 
 /// A call from one side to the other.
@@ -69,112 +58,6 @@ pub struct Response {
     /// The `result` member, or the `error` member.
     pub result: Result<Value, ResponseError>,
 }
-
-/// A protocol-level failure: unknown method, malformed params, unknown
-/// session. A tool that fails is *not* one of these: it answers with an
-/// error [`crate::Outcome`] inside a successful response.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResponseError {
-    /// One of the associated constants (`ResponseError::METHOD_NOT_FOUND`, ...)
-    /// or a peer's own code.
-    pub code: i64,
-    /// A short sentence for people.
-    pub message: String,
-    /// Anything else the peer wants to attach.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-}
-
-impl ResponseError {
-    /// The line is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The line is JSON but not a JSON-RPC request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// The method does not exist or is not offered, including an unsupported
-    /// `toolpass/fault` point and toolpass methods an implementation lacks
-    /// (`toolpass/batch` before it has batches).
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The params do not have the method's shape (including unknown session
-    /// config keys).
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// The implementation failed for a reason of its own.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// toolpass: the `sessionId` names no open session. Chosen from the range
-    /// JSON-RPC leaves to implementations, away from the codes MCP and its
-    /// SDKs use (-32000, -32001, -32002, -32020..-32022, -32042).
-    pub const UNKNOWN_SESSION: i64 = -32010;
-
-    /// An error with a code and a message and no data.
-    pub fn new(code: i64, message: impl Into<String>) -> ResponseError {
-        ResponseError {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-
-    /// Attaches `data`.
-    #[must_use]
-    pub fn with_data(mut self, data: Value) -> ResponseError {
-        self.data = Some(data);
-        self
-    }
-
-    /// -32700 for a line that is not JSON.
-    pub fn parse_error(detail: impl fmt::Display) -> ResponseError {
-        ResponseError::new(Self::PARSE_ERROR, format!("parse error: {detail}"))
-    }
-
-    /// -32600 for JSON that is not a JSON-RPC request.
-    pub fn invalid_request(detail: impl fmt::Display) -> ResponseError {
-        ResponseError::new(Self::INVALID_REQUEST, format!("invalid request: {detail}"))
-    }
-
-    /// -32601 for a method this implementation does not offer.
-    pub fn method_not_found(method: &str) -> ResponseError {
-        ResponseError::new(
-            Self::METHOD_NOT_FOUND,
-            format!("method not found: {method}"),
-        )
-    }
-
-    /// -32601 for a `toolpass/fault` point this implementation cannot inject.
-    pub fn unsupported_fault_point(point: &str) -> ResponseError {
-        ResponseError::new(
-            Self::METHOD_NOT_FOUND,
-            format!("unsupported fault point: {point}"),
-        )
-    }
-
-    /// -32602 for params that do not have the method's shape.
-    pub fn invalid_params(method: &str, detail: impl fmt::Display) -> ResponseError {
-        ResponseError::new(
-            Self::INVALID_PARAMS,
-            format!("invalid params for {method}: {detail}"),
-        )
-    }
-
-    /// -32603 for a failure inside the implementation.
-    pub fn internal(detail: impl fmt::Display) -> ResponseError {
-        ResponseError::new(Self::INTERNAL_ERROR, format!("internal error: {detail}"))
-    }
-
-    /// toolpass's -32010 for a `sessionId` that names no open session.
-    pub fn unknown_session(session_id: &str) -> ResponseError {
-        ResponseError::new(
-            Self::UNKNOWN_SESSION,
-            format!("unknown session: {session_id}"),
-        )
-    }
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 impl Request {
     /// A request for method `M`.
@@ -307,81 +190,6 @@ impl From<Response> for Message {
 impl From<Notification> for Message {
     fn from(notification: Notification) -> Message {
         Message::Notification(notification)
-    }
-}
-
-impl From<i64> for RequestId {
-    fn from(id: i64) -> RequestId {
-        RequestId::Number(id)
-    }
-}
-
-impl From<String> for RequestId {
-    fn from(id: String) -> RequestId {
-        RequestId::String(id)
-    }
-}
-
-impl From<&str> for RequestId {
-    fn from(id: &str) -> RequestId {
-        RequestId::String(id.to_owned())
-    }
-}
-
-impl fmt::Display for RequestId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestId::Number(n) => write!(f, "{n}"),
-            // Quoted, so that `7` and `"7"` read differently in a report.
-            RequestId::String(s) => write!(f, "{s:?}"),
-        }
-    }
-}
-
-impl Serialize for RequestId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            RequestId::Number(n) => serializer.serialize_i64(*n),
-            RequestId::String(s) => serializer.serialize_str(s),
-        }
-    }
-}
-
-/// A string or an integer, as JSON-RPC (and MCP's `ProgressToken`) allow.
-impl schemars::JsonSchema for RequestId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "RequestId".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A string or an integer.",
-            "type": ["string", "integer"],
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for RequestId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
-        struct IdVisitor;
-        impl Visitor<'_> for IdVisitor {
-            type Value = RequestId;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string or an integer id")
-            }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<RequestId, E> {
-                Ok(RequestId::Number(n))
-            }
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<RequestId, E> {
-                i64::try_from(n)
-                    .map(RequestId::Number)
-                    .map_err(|_| E::custom("id is too large"))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<RequestId, E> {
-                Ok(RequestId::String(s.to_owned()))
-            }
-        }
-        deserializer.deserialize_any(IdVisitor)
     }
 }
 

@@ -50,6 +50,8 @@ mod line;
 pub mod method;
 mod notice;
 mod outcome;
+mod request_id;
+mod response_error;
 mod schema;
 mod session;
 mod strings;
@@ -67,9 +69,7 @@ pub use initialize::{
     Dialect, Implementation, InitializeParams, InitializeResult, ServerCapabilities,
     ToolpassCapability, ToolsCapability,
 };
-pub use jsonrpc::{
-    JSONRPC_VERSION, Message, Notification, Request, RequestId, Response, ResponseError,
-};
+pub use jsonrpc::{JSONRPC_VERSION, Message, Notification, Request, Response};
 pub use line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
 pub use notice::{
     CancelledParams, LogLevel, LogMessageParams, NoticeParams, ProgressParams, ProgressToken,
@@ -78,6 +78,8 @@ pub use outcome::{
     Confirmation, Content, DiffStat, Outcome, OutcomeMeta, OutcomeSummary, Question,
     QuestionOption, ResultDisplay, Status, Todo, TodoStatus, ToolError, ToolpassOutcome,
 };
+pub use request_id::RequestId;
+pub use response_error::ResponseError;
 pub use schema::{SchemaFile, drop_null, schemas};
 pub use session::{
     ApprovalMode, EmptyResult, McpServerConfig, SessionCloseParams, SessionConfig, SessionId,

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::jsonrpc::RequestId;
+use crate::request_id::RequestId;
 use crate::session::SessionId;
 
 /// `toolpass/notice` params: a message the model would get without having

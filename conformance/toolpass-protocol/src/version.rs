@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::json;
 
 use crate::error::{Error, ErrorKind};
-use crate::jsonrpc::ResponseError;
+use crate::response_error::ResponseError;
 
 /// The version this crate speaks, as sent in `initialize`.
 pub const PROTOCOL_VERSION: &str = "toolpass/1";

@@ -11,9 +11,10 @@
 use std::path::PathBuf;
 
 use crate::clauses::{Clause, Clauses};
+use crate::level::Level;
 use crate::load::{LoadError, LoadErrors};
 use crate::located::Pos;
-use crate::scenario::{Level, Scenario};
+use crate::scenario::Scenario;
 use crate::suggest;
 
 /// A clause and the scenarios that cite it.

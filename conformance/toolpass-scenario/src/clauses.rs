@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::level::Level;
 use crate::load::{LoadError, LoadErrors};
 use crate::located::Pos;
-use crate::scenario::Level;
 
 /// How strongly a clause binds (RFC 2119).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -86,11 +86,13 @@ mod citations;
 mod clauses;
 mod confine;
 mod error;
+mod expect;
 mod files;
 mod forms;
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
+mod level;
 mod load;
 mod located;
 mod matcher;
@@ -107,14 +109,16 @@ mod validate;
 pub use citations::{Coverage, SAFETY_TAG};
 pub use clauses::{Clause, Clauses, Strength};
 pub use error::{Error, ErrorKind};
+pub use expect::Expect;
 pub use files::{Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Touch};
 pub use forms::Range;
 pub use json::{Args, Json};
+pub use level::Level;
 pub use load::{LoadError, LoadErrors, load_dir, load_file, load_files, parse_str, yaml_error};
 pub use located::{Located, Pos};
 pub use matcher::{Condition, Matcher, Mismatch, Pattern, Snapshot, SnapshotName};
 pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of, private_of};
-pub use scenario::{Expect, Level, Scenario};
+pub use scenario::Scenario;
 pub use schema::{scenario_schema, scenario_schema_value};
 pub use step::{
     Call, Cancel, Capture, CaptureSource, Confirm, ExpectFiles, ExpectTools, Fault, Join, Step,

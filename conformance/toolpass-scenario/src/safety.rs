@@ -6,9 +6,10 @@
 //! design may refuse with another error code, show another diff or phrase
 //! its message otherwise and still be safe.
 
+use crate::expect::Expect;
 use crate::located::Pos;
 use crate::matcher::{Condition, Matcher};
-use crate::scenario::{Expect, Scenario};
+use crate::scenario::Scenario;
 use crate::step::StepKind;
 
 /// Every expectation of `scenario` that depends on the design, each with the

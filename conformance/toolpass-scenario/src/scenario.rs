@@ -6,13 +6,12 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use toolpass_protocol::{Feature, SessionConfig, Status};
+use toolpass_protocol::{Feature, SessionConfig};
 
 use crate::files::{FileEntry, RelPath};
 use crate::forms::OneOrMany;
-use crate::json::Json;
+use crate::level::Level;
 use crate::located::Located;
-use crate::matcher::Matcher;
 use crate::step::{Step, StepKind};
 
 /// One scenario: a sandbox, steps to replay in it, and what to expect.
@@ -92,88 +91,6 @@ fn at_least_one_clause<'de, D: serde::Deserializer<'de>>(
 
 fn is_default(config: &SessionConfig) -> bool {
     *config == SessionConfig::default()
-}
-
-/// How a scenario or a step is scored.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Every implementation must pass it.
-    #[default]
-    Required,
-    /// Implementations should pass it; scored separately.
-    Recommended,
-    /// Nice to have; scored separately.
-    Optional,
-    /// Not scored: the reference cannot pass it yet. Needs a `reason`.
-    /// Scenario-level only.
-    Pending,
-}
-
-impl Level {
-    /// The level as written.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Required => "required",
-            Level::Recommended => "recommended",
-            Level::Optional => "optional",
-            Level::Pending => "pending",
-        }
-    }
-}
-
-/// What a call (or one call of a batch, or a confirmation) expects of its
-/// Outcome. Every member is optional; strings are templates.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    /// `_meta.toolpass.status`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<Status>,
-    /// `_meta.toolpass.error.code`: a canonical error code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Located<String>>,
-    /// `_meta.toolpass.llmContent`: the text the model sees.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub llm: Option<Matcher>,
-    /// `_meta.toolpass.display`: a JSON subset of it
-    /// (e.g. `{type: diff, stat: {addedLines: 1}}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display: Option<Json>,
-    /// `_meta.toolpass.confirmation`: a JSON subset of it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub confirmation: Option<Json>,
-    /// `_meta.toolpass.resultFilePaths`: one matcher per path, in order,
-    /// and no other path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_file_paths: Option<Vec<Matcher>>,
-    /// Whether `_meta.toolpass.persistedOutputPath` is present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub persisted_output: Option<bool>,
-    /// The request is answered with a JSON-RPC error of this code instead
-    /// of an Outcome: a protocol fault, such as -32602 for a `confirm` of a
-    /// call that awaits none. The only key when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rpc_error: Option<i64>,
-    /// Two or more alternatives, one of which the Outcome must meet; the
-    /// only key when present (`{any_of: [{status: success}, {status:
-    /// error}]}`: the safety profile's "the edit lands or is refused").
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(min = 2))]
-    pub any_of: Vec<Expect>,
 }
 
 impl Scenario {

@@ -19,12 +19,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use toolpass_protocol::{ConfirmOutcome, FaultPoint};
 
+use crate::expect::Expect;
 use crate::files::{FileExpectation, FsAction, RelPath};
 use crate::forms::OneOrMany;
 use crate::json::{Args, Json};
+use crate::level::Level;
 use crate::located::Located;
 use crate::matcher::{Matcher, Pattern};
-use crate::scenario::{Expect, Level};
 
 /// One step.
 #[derive(Debug, Clone, PartialEq)]

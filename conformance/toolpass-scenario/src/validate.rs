@@ -11,12 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use toolpass_protocol::{ConfirmOutcome, ErrorCode, FaultPoint, Feature, Status};
 
 use crate::confine::{self, Base, Links};
+use crate::expect::Expect;
 use crate::files::{Content, FileEntry, FileExpectation, FsAction, RelPath};
 use crate::json::Json;
+use crate::level::Level;
 use crate::located::{Located, Pos};
 use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
 use crate::placeholder::{self, OUTSIDE, OUTSIDE_PREFIX, Piece, ROOT};
-use crate::scenario::{Expect, Level, Scenario};
+use crate::scenario::Scenario;
 use crate::step::{Call, Capture, StepKind};
 use crate::suggest;
 

@@ -42,6 +42,7 @@ mod implementation;
 pub mod matrix;
 pub mod merge;
 pub mod partition;
+mod plural;
 mod process;
 pub mod reaper;
 pub mod record;

@@ -9,6 +9,8 @@ use similar::{ChangeTag, TextDiff};
 use super::summary::Summary;
 use crate::run::{Failure, ScenarioResult, StepResult, Verdict};
 
+pub use crate::plural::counted;
+
 /// ANSI styles, or none.
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
@@ -342,9 +344,4 @@ pub fn scenario_count(summary: &Summary) -> String {
     } else {
         scenarios
     }
-}
-
-/// `n` and the noun in the number it takes: `1 scenario`, `2 scenarios`.
-pub fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -209,11 +209,7 @@ fn check_paths(
             "result_file_paths",
             format!(
                 "expected {}, got {}",
-                crate::report::text::counted(
-                    matchers.len(),
-                    "result file path",
-                    "result file paths"
-                ),
+                crate::plural::counted(matchers.len(), "result file path", "result file paths"),
                 paths.len()
             ),
             matchers.len().to_string(),
