@@ -24,9 +24,9 @@ use toolpass_protocol::{Dialect, Feature};
 use toolpass_scenario::Scenario;
 
 pub use interrupt::{Interrupt, Interrupter};
-pub use play::{CallTiming, Observed};
-pub use sandbox::SandboxFile;
-pub use verdict::{Failure, ScenarioResult, StepResult, Verdict};
+pub use verdict::{
+    CallTiming, Failure, Observed, SandboxFile, ScenarioResult, StepResult, Verdict,
+};
 
 use crate::{Connection, StartError, Supervisor};
 

@@ -16,7 +16,6 @@ use std::time::{Duration, SystemTime};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, PermissionsExt as _};
 use tempfile::TempDir;
-use toolpass_scenario::placeholder::template_of;
 use toolpass_scenario::{
     Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, OUTSIDE, OUTSIDE_PREFIX, ROOT,
     RelPath, Vars,
@@ -25,7 +24,7 @@ use toolpass_scenario::{
 use super::any_of::any_of;
 use super::beneath::{self, describe};
 use super::judge::{Context, check_text};
-use super::verdict::Failure;
+use super::verdict::{Failure, SandboxFile};
 
 /// A scenario's sandbox directory, removed on drop unless kept.
 #[derive(Debug)]
@@ -283,31 +282,6 @@ impl Sandbox {
     /// Every file and symlink under the root, as relative paths with `/`.
     pub(crate) fn entries(&self) -> io::Result<Vec<String>> {
         beneath::entries(&self.private, Path::new(ROOT))
-    }
-}
-
-/// What a path of the sandbox holds after a run; text and link targets are
-/// templates once [`ScenarioResult::sandbox_after`](super::ScenarioResult)
-/// holds them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SandboxFile {
-    /// A file of UTF-8 text.
-    Text(String),
-    /// A file of other bytes.
-    Bytes(Vec<u8>),
-    /// A symbolic link to this target.
-    Symlink(String),
-}
-
-impl SandboxFile {
-    /// Text and link targets as scenario templates: the root written
-    /// `{root}`, other placeholder-like text escaped.
-    pub(crate) fn into_template(self, root: &str) -> SandboxFile {
-        match self {
-            SandboxFile::Text(text) => SandboxFile::Text(template_of(&text, root)),
-            SandboxFile::Symlink(target) => SandboxFile::Symlink(template_of(&target, root)),
-            bytes @ SandboxFile::Bytes(_) => bytes,
-        }
     }
 }
 

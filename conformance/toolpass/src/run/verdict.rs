@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use toolpass_protocol::OutcomeSummary;
 use toolpass_scenario::Level;
+use toolpass_scenario::placeholder::template_of;
 
 /// How a step or a scenario ended.
 #[derive(
@@ -194,14 +196,14 @@ pub struct ScenarioResult {
     pub blessed: usize,
     /// Every Outcome received (`toolpass record`).
     #[serde(skip)]
-    pub observed: Vec<super::Observed>,
+    pub observed: Vec<Observed>,
     /// Where the sandbox was left (`--keep`).
     #[serde(skip)]
     pub kept_sandbox: Option<PathBuf>,
     /// What the sandbox held at the end, sorted by path, when the run was
     /// asked to record it.
     #[serde(skip)]
-    pub sandbox_after: Option<Vec<(String, super::SandboxFile)>>,
+    pub sandbox_after: Option<Vec<(String, SandboxFile)>>,
 }
 
 impl ScenarioResult {
@@ -269,6 +271,55 @@ fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S:
     // Whole microseconds as fractional milliseconds: readable, and exact
     // enough to compare runs.
     serializer.serialize_f64(duration.as_micros() as f64 / 1000.0)
+}
+
+/// An Outcome as received at a step, for `toolpass record` and
+/// `toolpass bench`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    /// The step, from 1.
+    pub step: usize,
+    /// The call within a batch step, from 1.
+    pub batch_call: Option<usize>,
+    /// What the runner read of the Outcome.
+    pub summary: OutcomeSummary,
+    /// For a `call` step: the tool and the `tools/call` round trip, request
+    /// written to answer read (judging not included).
+    pub timing: Option<CallTiming>,
+}
+
+/// One `tools/call` as `toolpass bench` times it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTiming {
+    /// The tool called.
+    pub tool: String,
+    /// Request written to answer read.
+    pub elapsed: Duration,
+}
+
+/// What a path of the sandbox holds after a run; text and link targets are
+/// templates once [`ScenarioResult::sandbox_after`](super::ScenarioResult)
+/// holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SandboxFile {
+    /// A file of UTF-8 text.
+    Text(String),
+    /// A file of other bytes.
+    Bytes(Vec<u8>),
+    /// A symbolic link to this target.
+    Symlink(String),
+}
+
+impl SandboxFile {
+    /// Text and link targets as scenario templates: the root written
+    /// `{root}`, other placeholder-like text escaped.
+    pub(crate) fn into_template(self, root: &str) -> SandboxFile {
+        match self {
+            SandboxFile::Text(text) => SandboxFile::Text(template_of(&text, root)),
+            SandboxFile::Symlink(target) => SandboxFile::Symlink(template_of(&target, root)),
+            bytes @ SandboxFile::Bytes(_) => bytes,
+        }
+    }
 }
 
 #[cfg(test)]

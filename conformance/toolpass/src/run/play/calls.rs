@@ -12,11 +12,8 @@ use toolpass_protocol::{
 use toolpass_scenario::{Call, Cancel, Confirm, Fault, Join};
 
 use super::super::judge::{Reply, judge};
-use super::super::verdict::{Failure, Verdict};
-use super::{
-    Abort, CallTiming, Observed, Player, Running, StepOutcome, abort_verdict, dead,
-    unknown_tool_outcome,
-};
+use super::super::verdict::{CallTiming, Failure, Observed, Verdict};
+use super::{Abort, Player, Running, StepOutcome, abort_verdict, dead, unknown_tool_outcome};
 use crate::{CallError, CallErrorKind};
 
 impl Player<'_> {

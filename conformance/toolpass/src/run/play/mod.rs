@@ -11,14 +11,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use toolpass_protocol::{
-    Dialect, OutcomeSummary, SessionCloseParams, SessionId, SessionOpenParams, method,
-};
+use toolpass_protocol::{Dialect, SessionCloseParams, SessionId, SessionOpenParams, method};
 use toolpass_scenario::{Scenario, Step, StepKind, Vars};
 
 use super::judge::{Context, Reply};
 use super::sandbox::Sandbox;
-use super::verdict::{Failure, StepResult, Verdict};
+use super::verdict::{Failure, Observed, StepResult, Verdict};
 use super::waits::Backlog;
 use crate::{CallError, CallErrorKind, Connection, PendingReply};
 
@@ -203,30 +201,6 @@ struct Player<'a> {
 struct Running {
     tool: String,
     pending: PendingReply,
-}
-
-/// An Outcome as received at a step, for `toolpass record` and
-/// `toolpass bench`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Observed {
-    /// The step, from 1.
-    pub step: usize,
-    /// The call within a batch step, from 1.
-    pub batch_call: Option<usize>,
-    /// What the runner read of the Outcome.
-    pub summary: OutcomeSummary,
-    /// For a `call` step: the tool and the `tools/call` round trip, request
-    /// written to answer read (judging not included).
-    pub timing: Option<CallTiming>,
-}
-
-/// One `tools/call` as `toolpass bench` times it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallTiming {
-    /// The tool called.
-    pub tool: String,
-    /// Request written to answer read.
-    pub elapsed: Duration,
 }
 
 impl Player<'_> {
