@@ -11,6 +11,7 @@ use clap::Args;
 use toolpass::builtin::Builtin;
 use toolpass::checkout::{checkout, why_not_inside};
 use toolpass::expected::{ExpectedFailures, StaleCheck};
+use toolpass::mcp_fixture::{uses_mcp_fixture, with_mcp_fixture};
 use toolpass::report::Summary;
 use toolpass::report::text::{counted, printable_line};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
@@ -125,7 +126,10 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         record: false,
         interrupt,
     };
-    let implementation = implementation(args.implementation.as_deref())?;
+    let mut implementation = implementation(args.implementation.as_deref())?;
+    if uses_mcp_fixture(scenarios.iter().map(|s| &s.config)) {
+        implementation = with_mcp_fixture(implementation, Profile::Release)?;
+    }
     let supervisor = Supervisor::new(implementation, Options::default());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
