@@ -122,11 +122,14 @@ pub(crate) fn tools() -> Vec<Tool> {
         {
             "name": tool::BROKEN_SCHEMA,
             "description": "Echoes its arguments; its inputSchema is not valid JSON Schema.",
-            // "strng" is no JSON Schema type and `required` must be an array.
+            // "strng" is no JSON Schema type. The rest keeps to MCP's Tool
+            // shape: the TypeScript SDK (Qwen Code's client) checks
+            // `required` is an array of strings and each property an
+            // object, and refuses the whole tools/list otherwise.
             "inputSchema": {
                 "type": "object",
                 "properties": {"query": {"type": "strng"}},
-                "required": "query"
+                "required": ["query"]
             }
         },
         {

@@ -12,6 +12,7 @@
 //! `--invalid-json` make it a broken server instead. Everything it answers
 //! is a function of the request and the notes directory.
 
+mod calls;
 mod catalog;
 mod hostile;
 mod large;

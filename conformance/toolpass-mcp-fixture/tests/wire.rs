@@ -66,7 +66,7 @@ fn call(tool: &str, arguments: Value) -> Value {
 }
 
 #[test]
-fn every_progress_notification_is_written_before_the_answer() {
+fn every_progress_notification_and_a_ping_answered_come_before_the_answer() {
     let sandbox = Sandbox::new();
     let (mut child, mut stdin, mut stdout) = start(&sandbox, &[]);
     handshake(&mut stdin, &mut stdout);
@@ -80,6 +80,14 @@ fn every_progress_notification_is_written_before_the_answer() {
                    "message": format!("step {step} of 3")})
         );
     }
+    // Then a ping, and the answer only once it is answered: a client that
+    // dispatches notifications late has them all before the result.
+    let ping = receive(&mut stdout);
+    assert_eq!(ping["method"], "ping", "{ping}");
+    send(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": ping["id"], "result": {}}),
+    );
     let answer = receive(&mut stdout);
     assert_eq!(answer["id"], 1, "{answer}");
     assert_eq!(answer["result"]["content"][0]["text"], "completed 3 steps");
