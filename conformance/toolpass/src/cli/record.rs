@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use toolpass::mcp_fixture::{uses_mcp_fixture, with_mcp_fixture};
+use toolpass::mcp_fixture::uses_mcp_fixture;
 use toolpass::report::text::{counted, printable};
 use toolpass::run::{Interrupt, RunConfig, Verdict};
-use toolpass::{Options, Profile, Supervisor};
+use toolpass::{Options, Supervisor};
 use toolpass_scenario::load_file;
 
 #[derive(Debug, Args)]
@@ -45,10 +45,8 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     };
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("failed to read {}", args.file.display()))?;
-    let mut implementation = super::run::implementation(args.implementation.as_deref())?;
-    if uses_mcp_fixture([&scenario.config]) {
-        implementation = with_mcp_fixture(implementation, Profile::Release)?;
-    }
+    let fixture = uses_mcp_fixture([&scenario.config]);
+    let implementation = super::run::implementation_for(args.implementation.as_deref(), fixture)?;
     let supervisor = Supervisor::new(implementation, Options::default());
     let (interrupter, interrupt) = Interrupt::new();
     let config = RunConfig {

@@ -126,10 +126,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         record: false,
         interrupt,
     };
-    let mut implementation = implementation(args.implementation.as_deref())?;
-    if uses_mcp_fixture(scenarios.iter().map(|s| &s.config)) {
-        implementation = with_mcp_fixture(implementation, Profile::Release)?;
-    }
+    let fixture = uses_mcp_fixture(scenarios.iter().map(|s| &s.config));
+    let implementation = implementation_for(args.implementation.as_deref(), fixture)?;
     let supervisor = Supervisor::new(implementation, Options::default());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -260,6 +258,19 @@ const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 /// The `--impl` name of this workspace's reference server (the default),
 /// for `toolpass bench --impl reference --impl qwen-code`.
 const REFERENCE: &str = "reference";
+
+/// [`implementation`], with the MCP test server first on its `PATH` when
+/// `mcp_fixture` (some scenario to play starts it: `uses_mcp_fixture`).
+pub(super) fn implementation_for(
+    spec: Option<&str>,
+    mcp_fixture: bool,
+) -> anyhow::Result<Implementation> {
+    let implementation = implementation(spec)?;
+    if !mcp_fixture {
+        return Ok(implementation);
+    }
+    Ok(with_mcp_fixture(implementation, Profile::Release)?)
+}
 
 /// `--impl`: an adapter's name, a command line, or the reference server.
 ///
