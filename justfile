@@ -57,6 +57,11 @@ bench-grep:
 adapter-setup NAME:
     scripts/adapter-setup {{NAME}}
 
+# The MCP test server against the TypeScript MCP SDK's client (Qwen Code's and
+# Gemini CLI's); installs the pinned SDK (npm registry) and builds the fixture.
+mcp-fixture-sdk-check:
+    scripts/mcp-fixture-sdk-check
+
 # Install every adapter's peer (npm registry), run the suite against the
 # reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.
 peers:

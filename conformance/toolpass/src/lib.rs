@@ -40,6 +40,7 @@ mod error;
 pub mod expected;
 mod implementation;
 pub mod matrix;
+pub mod mcp_fixture;
 pub mod merge;
 pub mod partition;
 mod plural;
@@ -56,4 +57,7 @@ pub use connection::{Connection, Options, Peer, Supervisor};
 pub use error::{CallError, CallErrorKind, StartError, StartErrorKind};
 pub use implementation::{Implementation, ROOT_PLACEHOLDER};
 pub use process::PendingReply;
-pub use reference::{Profile, REFERENCE_SERVER_ENV, on_path, reference_server};
+pub use reference::{
+    MCP_FIXTURE, MCP_FIXTURE_ENV, Profile, REFERENCE_SERVER_ENV, mcp_fixture, on_path,
+    reference_server,
+};

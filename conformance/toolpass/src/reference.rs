@@ -1,12 +1,13 @@
-//! Finding the reference server: the default implementation is the
-//! `toolpass-server` binary, run as a process like any other
-//! implementation. The runner never links it.
+//! Finding the workspace's binaries the runner starts as processes and
+//! never links: the reference server (`toolpass-server`), the default
+//! implementation, and the MCP test server (`toolpass-mcp-fixture`), which
+//! scenarios start through a session's `mcpServers`.
 //!
-//! Where it is looked for, in order: [`REFERENCE_SERVER_ENV`]; inside the
-//! checkout the runner was built from ([`crate::checkout`]), `cargo build`
-//! of that workspace; beside the runner's own executable (where
-//! `cargo install` puts both); on `PATH`. Cargo is never run outside the
-//! checkout.
+//! Where each is looked for, in order: its environment variable
+//! ([`REFERENCE_SERVER_ENV`], [`MCP_FIXTURE_ENV`]); inside the checkout the
+//! runner was built from ([`crate::checkout`]), `cargo build` of that
+//! workspace; beside the runner's own executable (where `cargo install`
+//! puts them); on `PATH`. Cargo is never run outside the checkout.
 
 use std::ffi::OsString;
 use std::io::BufRead;
@@ -23,8 +24,40 @@ use crate::implementation::Implementation;
 /// (for instance in a packaged runner, or to pin a build).
 pub const REFERENCE_SERVER_ENV: &str = "TOOLPASS_REFERENCE_SERVER";
 
-/// The reference server's package and binary name.
-const PACKAGE: &str = "toolpass-server";
+/// Set to a built `toolpass-mcp-fixture` binary to use it as is.
+pub const MCP_FIXTURE_ENV: &str = "TOOLPASS_MCP_FIXTURE";
+
+/// One of the workspace's binaries: its package (and binary) name, the
+/// variable that names a built one, what to call it in messages, its
+/// package's directory in the checkout (for `cargo install --path`) and
+/// what else the user can do when it is nowhere.
+struct Binary {
+    package: &'static str,
+    env: &'static str,
+    what: &'static str,
+    dir: &'static str,
+    otherwise: &'static str,
+}
+
+const REFERENCE_SERVER: Binary = Binary {
+    package: "toolpass-server",
+    env: REFERENCE_SERVER_ENV,
+    what: "the reference server",
+    dir: "reference/toolpass-server",
+    otherwise: ", or pass --impl",
+};
+
+/// The MCP test server's package and binary name, which a scenario's
+/// `mcpServers` entry names as its `command`.
+pub const MCP_FIXTURE: &str = "toolpass-mcp-fixture";
+
+const MCP_FIXTURE_BINARY: Binary = Binary {
+    package: MCP_FIXTURE,
+    env: MCP_FIXTURE_ENV,
+    what: "the MCP test server",
+    dir: "conformance/toolpass-mcp-fixture",
+    otherwise: "",
+};
 
 /// Which cargo profile builds the reference server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,18 +79,36 @@ pub enum Profile {
 /// Blocking: call it before starting connections, or from
 /// `spawn_blocking`.
 pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> {
-    if let Some(path) = std::env::var_os(REFERENCE_SERVER_ENV) {
-        return executable(PathBuf::from(path));
+    executable(locate(&REFERENCE_SERVER, profile)?)
+}
+
+/// The MCP test server's executable, looked for as the reference server
+/// is. Blocking, as [`reference_server`].
+pub fn mcp_fixture(profile: Profile) -> Result<PathBuf, StartError> {
+    locate(&MCP_FIXTURE_BINARY, profile)
+}
+
+/// Where `binary` is, looked for where the module says.
+fn locate(binary: &Binary, profile: Profile) -> Result<PathBuf, StartError> {
+    let Binary {
+        package,
+        env,
+        what,
+        dir,
+        otherwise,
+    } = binary;
+    if let Some(path) = std::env::var_os(env) {
+        return Ok(PathBuf::from(path));
     }
     if let Some(checkout) = checkout() {
-        return built_by_cargo(&checkout, profile);
+        return built_by_cargo(binary, &checkout, profile);
     }
-    let beside = beside_the_runner();
+    let beside = beside_the_runner(package);
     if let Some(path) = beside.as_ref().filter(|p| is_executable(p)) {
-        return executable(path.clone());
+        return Ok(path.clone());
     }
-    if let Some(path) = on_path(PACKAGE) {
-        return executable(path);
+    if let Some(path) = on_path(package) {
+        return Ok(path);
     }
     let beside = beside.map_or_else(
         || "beside the runner (its own path is unknown)".to_owned(),
@@ -66,10 +117,9 @@ pub fn reference_server(profile: Profile) -> Result<Implementation, StartError> 
     Err(StartError::new(
         StartErrorKind::Reference,
         format!(
-            "find the reference server: looked at {REFERENCE_SERVER_ENV} (not set), in this \
-             runner's checkout ({}), {beside} and on PATH (no {PACKAGE}); install it beside \
-             the runner (`cargo install --path reference/toolpass-server`, or --git), set \
-             {REFERENCE_SERVER_ENV}, or pass --impl",
+            "find {what}: looked at {env} (not set), in this runner's checkout ({}), {beside} \
+             and on PATH (no {package}); install it beside the runner (`cargo install --path \
+             {dir}`, or --git), set {env}{otherwise}",
             why_not_inside()
         ),
     ))
@@ -88,19 +138,26 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// `toolpass-server` in the runner's own directory.
-fn beside_the_runner() -> Option<PathBuf> {
+/// `program` in the runner's own directory.
+fn beside_the_runner(program: &str) -> Option<PathBuf> {
     let runner = std::env::current_exe().ok()?;
-    Some(runner.parent()?.join(PACKAGE))
+    Some(runner.parent()?.join(program))
 }
 
-/// `cargo build -p toolpass-server` of the checkout, and the executable
-/// cargo reports.
-fn built_by_cargo(checkout: &Checkout, profile: Profile) -> Result<Implementation, StartError> {
+/// `cargo build -p <package>` of the checkout, and the executable cargo
+/// reports.
+fn built_by_cargo(
+    binary: &Binary,
+    checkout: &Checkout,
+    profile: Profile,
+) -> Result<PathBuf, StartError> {
+    let Binary {
+        package, env, what, ..
+    } = binary;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let mut command = Command::new(&cargo);
     command
-        .args(["build", "--package", PACKAGE, "--bin", PACKAGE])
+        .args(["build", "--package", package, "--bin", package])
         .args([
             "--message-format",
             "json-render-diagnostics",
@@ -115,8 +172,8 @@ fn built_by_cargo(checkout: &Checkout, profile: Profile) -> Result<Implementatio
     }
     let building = || {
         format!(
-            "build the reference server with `{} build -p {PACKAGE}` (in the checkout {}; \
-             {REFERENCE_SERVER_ENV} names a built one instead)",
+            "build {what} with `{} build -p {package}` (in the checkout {}; {env} names a \
+             built one instead)",
             Path::new(&cargo).display(),
             checkout.root().display()
         )
@@ -130,23 +187,22 @@ fn built_by_cargo(checkout: &Checkout, profile: Profile) -> Result<Implementatio
             format!("{}: cargo failed ({})", building(), output.status),
         ));
     }
-    let path = output
+    output
         .stdout
         .lines()
         .map_while(Result::ok)
-        .find_map(|line| built_executable(&line))
+        .find_map(|line| built_executable(&line, package))
         .ok_or_else(|| {
             StartError::new(
                 StartErrorKind::Reference,
                 format!("{}: cargo reported no executable", building()),
             )
-        })?;
-    executable(path)
+        })
 }
 
 /// The executable in one line of cargo's JSON messages, if the line is the
-/// reference server's artifact.
-fn built_executable(line: &str) -> Option<PathBuf> {
+/// artifact of the binary `package`.
+fn built_executable(line: &str, package: &str) -> Option<PathBuf> {
     #[derive(Deserialize)]
     struct Artifact {
         reason: String,
@@ -159,10 +215,10 @@ fn built_executable(line: &str) -> Option<PathBuf> {
         kind: Vec<String>,
     }
     let artifact: Artifact = serde_json::from_str(line).ok()?;
-    let is_server = artifact.reason == "compiler-artifact"
-        && artifact.target.name == PACKAGE
+    let is_it = artifact.reason == "compiler-artifact"
+        && artifact.target.name == package
         && artifact.target.kind.iter().any(|kind| kind == "bin");
-    if is_server { artifact.executable } else { None }
+    if is_it { artifact.executable } else { None }
 }
 
 fn executable(path: PathBuf) -> Result<Implementation, StartError> {
@@ -188,9 +244,10 @@ mod tests {
     fn the_server_artifact_names_the_executable() {
         let line = r#"{"reason":"compiler-artifact","package_id":"x","target":{"kind":["bin"],"crate_types":["bin"],"name":"toolpass-server","src_path":"/w/main.rs"},"executable":"/w/target/debug/toolpass-server","fresh":true}"#;
         assert_eq!(
-            built_executable(line),
+            built_executable(line, "toolpass-server"),
             Some(PathBuf::from("/w/target/debug/toolpass-server"))
         );
+        assert_eq!(built_executable(line, "toolpass-mcp-fixture"), None);
     }
 
     #[test]
@@ -200,7 +257,7 @@ mod tests {
             r#"{"reason":"build-finished","success":true}"#,
             "not json",
         ] {
-            assert_eq!(built_executable(line), None, "{line}");
+            assert_eq!(built_executable(line, "toolpass-server"), None, "{line}");
         }
     }
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use toolpass::mcp_fixture::{uses_mcp_fixture, with_mcp_fixture};
 use toolpass::report::text;
 use toolpass::run::{RunConfig, Verdict};
 use toolpass::{Options, Profile, Supervisor, reference_server};
@@ -31,15 +32,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Building the server is only worth it when some trial will run.
+    // Building the server is only worth it when some trial will run; the
+    // MCP test server goes on its PATH when any scenario of the suite
+    // starts it, as `toolpass run` does for the scenarios it plays.
     let supervisor = Arc::new(std::sync::OnceLock::new());
+    let fixture = uses_mcp_fixture(scenarios.iter().map(|s| &s.config));
     let trials = scenarios
         .into_iter()
         .map(|scenario| {
             let name = scenario.id.clone();
             let pending = scenario.level.value == Level::Pending;
             let supervisor = Arc::clone(&supervisor);
-            Trial::test(name, move || play(&scenario, &supervisor)).with_ignored_flag(pending)
+            Trial::test(name, move || play(&scenario, &supervisor, fixture))
+                .with_ignored_flag(pending)
         })
         .collect();
     libtest_mimic::run(&args, trials).exit_code()
@@ -48,10 +53,18 @@ fn main() -> ExitCode {
 fn play(
     scenario: &Scenario,
     supervisor: &std::sync::OnceLock<Result<Supervisor, String>>,
+    fixture: bool,
 ) -> Result<(), Failed> {
     let supervisor = supervisor
         .get_or_init(|| {
             reference_server(Profile::Dev)
+                .and_then(|server| {
+                    if fixture {
+                        with_mcp_fixture(server, Profile::Dev)
+                    } else {
+                        Ok(server)
+                    }
+                })
                 .map(|server| Supervisor::new(server, Options::default()))
                 .map_err(|e| e.to_string())
         })

@@ -12,12 +12,13 @@ use serde::Serialize;
 use toolpass::bench::baseline::Baseline;
 use toolpass::bench::compare::{self, Comparison};
 use toolpass::bench::{self, Bench, BenchConfig, MIN_PAIRS_PER_ROUND, render, render_compare};
+use toolpass::mcp_fixture::uses_mcp_fixture;
 use toolpass::run::Interrupt;
 use toolpass::{Options, Supervisor};
 
 use super::bench_progress::BenchProgress;
 use super::filter::FilterArgs;
-use super::run::implementation;
+use super::run::implementation_for;
 use super::scenarios::{self, ScenarioDirs};
 
 #[derive(Debug, Args)]
@@ -117,9 +118,13 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if specs.is_empty() || (gated && specs.len() == 1) {
         specs.insert(0, None);
     }
+    let fixture = uses_mcp_fixture(scenarios.iter().map(|s| &s.config));
     let supervisors = specs
         .into_iter()
-        .map(|spec| Ok(Supervisor::new(implementation(spec)?, Options::default())))
+        .map(|spec| {
+            let implementation = implementation_for(spec, fixture)?;
+            Ok(Supervisor::new(implementation, Options::default()))
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (interrupter, interrupt) = Interrupt::new();
     let config = BenchConfig {

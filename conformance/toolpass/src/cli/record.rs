@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
+use toolpass::mcp_fixture::uses_mcp_fixture;
 use toolpass::report::text::{counted, printable};
 use toolpass::run::{Interrupt, RunConfig, Verdict};
 use toolpass::{Options, Supervisor};
@@ -44,10 +45,9 @@ pub(super) fn run(args: &RecordArgs) -> anyhow::Result<ExitCode> {
     };
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("failed to read {}", args.file.display()))?;
-    let supervisor = Supervisor::new(
-        super::run::implementation(args.implementation.as_deref())?,
-        Options::default(),
-    );
+    let fixture = uses_mcp_fixture([&scenario.config]);
+    let implementation = super::run::implementation_for(args.implementation.as_deref(), fixture)?;
+    let supervisor = Supervisor::new(implementation, Options::default());
     let (interrupter, interrupt) = Interrupt::new();
     let config = RunConfig {
         timeout: Duration::from_secs(args.timeout.max(1)),

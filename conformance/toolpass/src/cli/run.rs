@@ -11,6 +11,7 @@ use clap::Args;
 use toolpass::builtin::Builtin;
 use toolpass::checkout::{checkout, why_not_inside};
 use toolpass::expected::{ExpectedFailures, StaleCheck};
+use toolpass::mcp_fixture::{uses_mcp_fixture, with_mcp_fixture};
 use toolpass::report::Summary;
 use toolpass::report::text::{counted, printable_line};
 use toolpass::run::{Event, Interrupt, RunConfig, ScenarioResult};
@@ -125,7 +126,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         record: false,
         interrupt,
     };
-    let implementation = implementation(args.implementation.as_deref())?;
+    let fixture = uses_mcp_fixture(scenarios.iter().map(|s| &s.config));
+    let implementation = implementation_for(args.implementation.as_deref(), fixture)?;
     let supervisor = Supervisor::new(implementation, Options::default());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -256,6 +258,19 @@ const ADAPTERS_ENV: &str = "TOOLPASS_ADAPTERS";
 /// The `--impl` name of this workspace's reference server (the default),
 /// for `toolpass bench --impl reference --impl qwen-code`.
 const REFERENCE: &str = "reference";
+
+/// [`implementation`], with the MCP test server first on its `PATH` when
+/// `mcp_fixture` (some scenario to play starts it: `uses_mcp_fixture`).
+pub(super) fn implementation_for(
+    spec: Option<&str>,
+    mcp_fixture: bool,
+) -> anyhow::Result<Implementation> {
+    let implementation = implementation(spec)?;
+    if !mcp_fixture {
+        return Ok(implementation);
+    }
+    Ok(with_mcp_fixture(implementation, Profile::Release)?)
+}
 
 /// `--impl`: an adapter's name, a command line, or the reference server.
 ///

@@ -11,9 +11,12 @@
 //! - No type of the workspace carries the `non_exhaustive` attribute.
 //! - Scenarios are data: nothing under `scenarios/` is code.
 //! - Every crate opts into the workspace lints.
-//! - Async (tokio) lives at the process edges only: the runner and the
-//!   server; the tool layer, the protocol and the scenario format are
-//!   synchronous.
+//! - Async (tokio) lives at the process edges only: the runner, the server
+//!   and the MCP test server; the tool layer, the protocol and the scenario
+//!   format are synchronous.
+//! - The MCP test server (`toolpass-mcp-fixture`) links no reference crate,
+//!   like the rest of the conformance side, and its tests name no path
+//!   outside their temporary directory.
 //! - No crate has an import circle: no file reaches itself through the
 //!   files it imports (`circles.rs`).
 
@@ -36,14 +39,18 @@ const CRATES: &[&str] = &[
     "conformance/toolpass-protocol",
     "conformance/toolpass-scenario",
     "conformance/toolpass",
+    "conformance/toolpass-mcp-fixture",
     "benches",
 ];
 
 /// Crates on the conformance side: none may depend on a reference crate.
+/// The MCP test server is one: what it answers must not come from the
+/// implementation it helps to judge.
 const CONFORMANCE_CRATES: &[&str] = &[
     "conformance/toolpass-protocol",
     "conformance/toolpass-scenario",
     "conformance/toolpass",
+    "conformance/toolpass-mcp-fixture",
 ];
 
 const REFERENCE_CRATES: &[&str] = &[
@@ -145,7 +152,11 @@ fn async_lives_only_at_the_process_edges() {
             "{dir} depends on tokio: keep async in the runner and the server's edge"
         );
     }
-    for dir in ["reference/toolpass-server", "conformance/toolpass"] {
+    for dir in [
+        "reference/toolpass-server",
+        "conformance/toolpass",
+        "conformance/toolpass-mcp-fixture",
+    ] {
         assert!(
             names_dependency(&manifest(dir), "tokio"),
             "this test no longer reads manifests the way they are written"
@@ -264,6 +275,26 @@ fn no_type_of_the_workspace_is_non_exhaustive() {
             "{} has {attribute}: match the enum exhaustively instead",
             path.display()
         );
+    }
+}
+
+#[test]
+fn the_mcp_fixtures_tests_name_no_path_outside_their_temporary_directory() {
+    // Each test makes its own temporary directory (`tests/common`) and
+    // builds every path from it. An absolute path or a climb in a string
+    // literal would be a path the test does not own; the one climb allowed
+    // is the symlink from `notes/` to the file beside it, which stays in
+    // the temporary directory.
+    let allowed_climb = "\"../outside.txt\"";
+    for (path, text) in rust_sources(&["conformance/toolpass-mcp-fixture/tests"]) {
+        let text = text.replace(allowed_climb, "");
+        for pattern in ["\"/", "\"..", "../", "temp_dir()", "home_dir"] {
+            assert!(
+                !text.contains(pattern),
+                "{} has `{pattern}`: build paths from the test's Sandbox",
+                path.display()
+            );
+        }
     }
 }
 
