@@ -122,34 +122,32 @@ mod tests {
         );
     }
 
+    /// A judge of `dir` after `git config ARGS` there (a fresh one: a
+    /// judge asks git once).
+    fn configured(dir: &Path, args: &[&str]) -> Judge {
+        let mut config = vec!["config"];
+        config.extend_from_slice(args);
+        assert!(git(dir, &config), "git {config:?}");
+        Judge::new(dir)
+    }
+
     #[test]
     fn a_local_diff_external_makes_git_diff_ask_and_leaves_git_status() {
         let dir = tempfile::tempdir().unwrap();
-        if !git(dir.path(), &["init", "-q"]) {
+        let dir = dir.path();
+        if !git(dir, &["init", "-q"]) {
             eprintln!("git is not available; skipped");
             return;
         }
-        let judge = Judge::new(dir.path());
-        assert_eq!(judge.safety("git diff"), Safety::ReadOnly);
-        assert!(git(
-            dir.path(),
-            &["config", "diff.external", "example-external-diff"]
-        ));
-        let judge = Judge::new(dir.path());
+        assert_eq!(Judge::new(dir).safety("git diff"), Safety::ReadOnly);
+        let judge = configured(dir, &["diff.external", "example-external-diff"]);
         assert_eq!(judge.safety("git diff"), Safety::Unknown);
         assert_eq!(judge.safety("git status"), Safety::ReadOnly);
-        assert!(git(dir.path(), &["config", "--unset", "diff.external"]));
-        assert!(git(
-            dir.path(),
-            &["config", "core.fsmonitor", "example-fsmonitor"]
-        ));
-        let judge = Judge::new(dir.path());
+        configured(dir, &["--unset", "diff.external"]);
+        let judge = configured(dir, &["core.fsmonitor", "example-fsmonitor"]);
         assert_eq!(judge.safety("git status"), Safety::Unknown);
         assert_eq!(judge.safety("git diff"), Safety::ReadOnly);
-        assert!(git(dir.path(), &["config", "core.fsmonitor", "false"]));
-        assert_eq!(
-            Judge::new(dir.path()).safety("git status"),
-            Safety::ReadOnly
-        );
+        let judge = configured(dir, &["core.fsmonitor", "false"]);
+        assert_eq!(judge.safety("git status"), Safety::ReadOnly);
     }
 }
