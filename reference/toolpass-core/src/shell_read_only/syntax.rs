@@ -110,7 +110,7 @@ pub(super) fn parse(text: &str) -> Result<Vec<Command>, Refusal> {
     if text.matches('#').count() > words.iter().map(|w| w.matches('#').count()).sum() {
         return Err("a comment");
     }
-    let quoting = Quotings::of(text);
+    let quoting = Quotings::of(text)?;
     quoting.refuse_substitutions(text)?;
     let mut commands = Vec::new();
     let mut start = 0;
@@ -276,7 +276,10 @@ impl CommandReader<'_> {
 struct Quotings(BTreeMap<usize, (char, Quoting)>);
 
 impl Quotings {
-    fn of(text: &str) -> Self {
+    /// The quoting of `text`'s watched characters; refused when `shlex`
+    /// accepts no completion of the text before one (which would leave an
+    /// operator unplaced).
+    fn of(text: &str) -> Result<Self, Refusal> {
         let mut map = BTreeMap::new();
         // Only a quote or a backslash changes the quoting, so a watched
         // character after none of them since the last one probed shares
@@ -288,13 +291,13 @@ impl Quotings {
                 let steady = matches!(quoting, Quoting::Bare | Quoting::Single | Quoting::Double);
                 (steady && !between.contains(['\'', '"', '\\'])).then_some(quoting)
             });
-            let Some(quoting) = unchanged.or_else(|| quoting_at(text, at)) else {
-                continue;
-            };
+            let quoting = unchanged
+                .or_else(|| quoting_at(text, at))
+                .ok_or("a character whose quoting is unclear")?;
             map.insert(at, (c, quoting));
             last = Some((at, quoting));
         }
-        Self(map)
+        Ok(Self(map))
     }
 
     fn get(&self, at: usize) -> Option<Quoting> {

@@ -6,7 +6,7 @@
 use crate::shell_read_only::{Safety, classify};
 
 /// Lines the smoke test and the fuzzer start from: each rule once.
-pub const SHELL_SEEDS: &[&str] = &[
+pub const STARTING_LINES: &[&str] = &[
     "ls -la && pwd",
     "cat f | grep x 2>&1 | head -3",
     "find . -name '*.rs' -type f",
@@ -63,25 +63,25 @@ pub fn fuzz_shell_read_only(data: &[u8]) {
 mod tests {
     use super::*;
 
-    /// Every seed, and every prefix and suffix of it (half a quote, an
+    /// Every starting line, and every prefix and suffix of it (half a quote, an
     /// operator with nothing after it), keeps the property.
     #[test]
     fn smoke() {
-        for seed in SHELL_SEEDS {
-            for (at, _) in seed.char_indices() {
-                let (head, tail) = seed.split_at(at);
+        for line in STARTING_LINES {
+            for (at, _) in line.char_indices() {
+                let (head, tail) = line.split_at(at);
                 fuzz_shell_read_only(head.as_bytes());
                 fuzz_shell_read_only(tail.as_bytes());
             }
-            fuzz_shell_read_only(seed.as_bytes());
+            fuzz_shell_read_only(line.as_bytes());
         }
         fuzz_shell_read_only(&[0xff, b'l', b's', 0]);
     }
 
     #[test]
-    fn the_seeds_are_read_only_so_the_appended_writes_are_checked() {
-        for seed in SHELL_SEEDS {
-            assert_eq!(classify(seed).safety, Safety::ReadOnly, "{seed:?}");
+    fn the_starting_lines_are_read_only_so_the_appended_writes_are_checked() {
+        for line in STARTING_LINES {
+            assert_eq!(classify(line).safety, Safety::ReadOnly, "{line:?}");
         }
     }
 }
