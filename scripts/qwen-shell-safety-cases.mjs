@@ -57,7 +57,7 @@ const corpus = [
   // Assignments.
   'FOO=bar', 'FOO=bar ls', 'A=1 B=2 ls -la', 'A=1 B=2', 'FOO=bar; ls', 'FOO=bar > out',
   'GIT_EXTERNAL_DIFF=/tmp/helper git diff', "GIT_EXTERNAL_DIFF='touch /tmp/pwned'; git diff",
-  'export FOO=bar > out', 'export FOO=bar',
+  'export FOO=bar > out', 'export FOO=bar', 'FOO=1 > o || rm x', 'rm x; FOO=1 <<< x',
   // Redirections.
   'cat < input.txt', 'echo hello >> out.txt', 'echo 2>&1', 'echo >&-', 'ls 2>&1', 'ls 2>/dev/null',
   'ls >/dev/null 2>&1', 'echo > out', '> out', '> out echo', 'echo >| out', 'echo &> out',

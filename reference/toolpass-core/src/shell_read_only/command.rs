@@ -37,6 +37,13 @@ pub(super) fn program(command: &Command) -> Option<&Word> {
     command.words.iter().find(|w| !w.is_assignment())
 }
 
+/// Assignments and redirections with no program (`FOO=1 > out`).
+pub(super) fn assignments_redirected(command: &Command) -> bool {
+    !command.redirects.is_empty()
+        && !command.words.is_empty()
+        && command.words.iter().all(Word::is_assignment)
+}
+
 /// The safety of `command`; `alone` when it is the line's only command
 /// (a bare assignment is read-only only then).
 pub(super) fn safety(command: &Command, alone: bool) -> Safety {

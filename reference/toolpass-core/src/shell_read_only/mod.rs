@@ -119,6 +119,12 @@ fn classify_text(command: &str) -> Verdict {
     let Ok(commands) = syntax::parse(command) else {
         return unknown;
     };
+    // tree-sitter-bash reads a redirection after bare assignments
+    // (`FOO=1 > out`) as a syntax error, which makes Qwen's whole line
+    // unknown, whatever else it holds.
+    if commands.iter().any(command::assignments_redirected) {
+        return unknown;
+    }
     let alone = commands.len() == 1;
     let safety = Safety::all(commands.iter().map(|c| command::safety(c, alone)));
     Verdict {

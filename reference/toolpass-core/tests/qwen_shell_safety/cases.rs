@@ -92,6 +92,8 @@ pub(crate) const QWEN_VERDICTS: &[(&str, Safety)] = &[
     ("GIT_EXTERNAL_DIFF='touch /tmp/pwned'; git diff", Unknown),
     ("export FOO=bar > out", Write),
     ("export FOO=bar", Unknown),
+    ("FOO=1 > o || rm x", Unknown),
+    ("rm x; FOO=1 <<< x", Unknown),
     ("cat < input.txt", ReadOnly),
     ("echo hello >> out.txt", Write),
     ("echo 2>&1", ReadOnly),
