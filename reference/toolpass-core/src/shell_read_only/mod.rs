@@ -14,10 +14,10 @@
 //! something, unknown otherwise; both ask.
 //!
 //! Qwen parses with tree-sitter-bash and walks the tree; this module reads
-//! only flat lists of simple commands ([`syntax`]) and calls anything else
-//! unknown, which asks where Qwen may not: a subshell `( … )`, a group
-//! `{ …; }`, a here-document, `if`/`for`/`while` (Qwen finds a write inside
-//! them, so in plan mode it refuses where this asks). Words are the
+//! lists of simple commands and subshells ([`syntax`]) and calls anything
+//! else unknown, which asks where Qwen may not: a group `{ …; }`, a
+//! here-document, `if`/`for`/`while`, a substitution (Qwen finds a write
+//! inside them, so in plan mode it refuses where this asks). Words are the
 //! shell's words after quote removal, where Qwen reads arguments as written
 //! with outer quotes stripped; so `find . -del'ete'` is a write here.
 //!

@@ -5,9 +5,11 @@
 //! [`crate::sed`]), and which characters the shell reads as syntax is asked
 //! of `shlex` too: a character is unquoted exactly when the text before it
 //! splits, and inside single or double quotes when closing that quote makes
-//! it split. Whatever this does not model is refused (`Err`), which the
-//! classifier answers with "unknown", so the command asks: subshells,
-//! groups and function bodies (`(`, `)`), command and process substitution,
+//! it split. A subshell `( … )` is read as the commands inside it (its
+//! redirections apply to it all). Whatever this does not model is refused
+//! (`Err`), which the classifier answers with "unknown", so the command
+//! asks: groups (`{ …; }`), function definitions, arithmetic (`((`),
+//! command and process substitution,
 //! `$'…'` and `$"…"` quoting, `${…@P}`, here-documents, `<>`, named
 //! descriptors (`{fd}>`), comments, `;;`, an operator with no command on
 //! one side, and a line over [`MAX_LENGTH`] bytes.
@@ -112,9 +114,15 @@ pub(super) fn parse(text: &str) -> Result<Vec<Command>, Refusal> {
     }
     let quoting = Quotings::of(text)?;
     quoting.refuse_substitutions(text)?;
-    let mut commands = Vec::new();
-    let mut start = 0;
-    let mut before = None;
+    let mut line = Line {
+        text,
+        quoting: &quoting,
+        commands: Vec::new(),
+        start: 0,
+        before: None,
+        depth: 0,
+        closed: false,
+    };
     let mut cursor = quoting.bare().peekable();
     while let Some((at, c)) = cursor.next() {
         let next = text.get(at + 1..).and_then(|rest| rest.chars().next());
@@ -123,7 +131,15 @@ pub(super) fn parse(text: &str) -> Result<Vec<Command>, Refusal> {
             .filter(|&p| quoting.is_bare(p))
             .and_then(|p| text.get(p..at));
         let separator = match (c, next) {
-            ('(' | ')', _) => return Err("a subshell, group or substitution"),
+            ('(', Some('(')) => return Err("arithmetic"),
+            ('(', _) => {
+                line.open(at)?;
+                None
+            }
+            (')', _) => {
+                line.close(at)?;
+                None
+            }
             (';', Some(';')) => return Err("a case terminator"),
             ('&', Some('&')) | ('|', Some('|' | '&')) => Some((Separator::Connector, 2)),
             ('&', Some('>')) => None,
@@ -135,21 +151,83 @@ pub(super) fn parse(text: &str) -> Result<Vec<Command>, Refusal> {
             _ => None,
         };
         if let Some((separator, length)) = separator {
-            let command = command(text, &quoting, start, at)?;
-            push(&mut commands, command, before, Some(separator))?;
-            before = Some(separator);
-            start = at + length;
+            line.end_command(at, Some(separator))?;
+            line.before = Some(separator);
+            line.start = at + length;
             if length == 2 {
                 cursor.next();
             }
         }
     }
-    let last = command(text, &quoting, start, text.len())?;
-    push(&mut commands, last, before, None)?;
-    if commands.is_empty() {
+    line.end_command(text.len(), None)?;
+    if line.depth > 0 {
+        return Err("an unclosed subshell");
+    }
+    if line.commands.is_empty() {
         return Err("no command");
     }
-    Ok(commands)
+    Ok(line.commands)
+}
+
+/// The state of reading a line: the commands so far, where the current
+/// one starts, what came before it, and the subshells open.
+struct Line<'a> {
+    text: &'a str,
+    quoting: &'a Quotings,
+    commands: Vec<Command>,
+    start: usize,
+    before: Option<Separator>,
+    /// Subshells opened and not yet closed.
+    depth: usize,
+    /// A subshell was just closed: until the next separator only
+    /// redirections (of the whole subshell) may follow.
+    closed: bool,
+}
+
+impl Line<'_> {
+    /// A `(` at `at`: a subshell, only where a command may start (not
+    /// `f()`, `<(…)` or right after another subshell).
+    fn open(&mut self, at: usize) -> Result<(), Refusal> {
+        let written = self.text.get(self.start..at).unwrap_or_default();
+        if !written.trim().is_empty() || self.closed {
+            return Err("a function definition, process substitution or misplaced `(`");
+        }
+        self.depth += 1;
+        self.start = at + 1;
+        // A command must follow, as after `&&`.
+        self.before = Some(Separator::Connector);
+        Ok(())
+    }
+
+    /// A `)` at `at`: the end of the innermost subshell, after a command.
+    fn close(&mut self, at: usize) -> Result<(), Refusal> {
+        self.depth = self.depth.checked_sub(1).ok_or("a `)` with no `(`")?;
+        let last = command(self.text, self.quoting, self.start, at)?;
+        let empty = last.words.is_empty() && last.redirects.is_empty();
+        if empty && !self.closed {
+            return Err("an empty subshell or a separator before `)`");
+        }
+        self.end_command(at, Some(Separator::Terminator))?;
+        self.start = at + 1;
+        self.closed = true;
+        Ok(())
+    }
+
+    /// Ends the command written from `start` to `end`, before `after`.
+    fn end_command(&mut self, end: usize, after: Option<Separator>) -> Result<(), Refusal> {
+        let command = command(self.text, self.quoting, self.start, end)?;
+        if std::mem::take(&mut self.closed) {
+            // What follows a subshell's `)`: its redirections, or nothing.
+            if !command.words.is_empty() {
+                return Err("words after a subshell");
+            }
+            if !command.redirects.is_empty() {
+                self.commands.push(command);
+            }
+            return Ok(());
+        }
+        push(&mut self.commands, command, self.before, after)
+    }
 }
 
 /// Adds a command found between `before` and `after`. An empty one is

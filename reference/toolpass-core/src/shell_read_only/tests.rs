@@ -53,7 +53,13 @@ fn quoted_syntax_is_no_syntax() {
 #[test]
 fn what_the_parse_does_not_model_asks() {
     for command in [
-        "(ls)",
+        "(ls)(pwd)",
+        "( )",
+        "((1))",
+        "f() { ls; }",
+        "echo )",
+        "(ls",
+        "(ls) foo",
         "ls $(pwd)",
         "ls `pwd`",
         "echo \"$(rm x)\"",
@@ -76,6 +82,17 @@ fn what_the_parse_does_not_model_asks() {
     ] {
         assert_ne!(safety(command), Safety::ReadOnly, "{command:?}");
     }
+}
+
+#[test]
+fn a_subshell_is_its_commands_and_its_redirections_apply_to_it_all() {
+    assert_eq!(safety("(ls; pwd) | grep x"), Safety::ReadOnly);
+    assert_eq!(safety("( (ls) ) 2>&1"), Safety::ReadOnly);
+    assert_eq!(safety("(ls) > out"), Safety::Write);
+    assert_eq!(safety("(ls > out) && pwd"), Safety::Write);
+    assert_eq!(safety("ls && (rm x)"), Safety::Write);
+    let after_cd = classify("(cd sub && git status)");
+    assert_eq!(after_cd.in_directory(GitConfigRisk::NONE), Safety::Unknown);
 }
 
 #[test]
