@@ -5,7 +5,7 @@
 // package) for a corpus of command lines. The reference's classifier is
 // tested against them (reference/toolpass-core/tests/qwen_shell_safety/main.rs).
 //
-// Usage: node scripts/qwen-shell-safety-cases.mjs <extracted @qwen-code/qwen-code package dir> \
+// Usage (or `just qwen-shell-cases`): node scripts/qwen-shell-safety-cases.mjs <extracted @qwen-code/qwen-code package dir> \
 //          > reference/toolpass-core/tests/qwen_shell_safety/cases.rs
 // The package directory is the one holding chunks/ (npm pack, then tar -x).
 
