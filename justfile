@@ -62,6 +62,12 @@ adapter-setup NAME:
 mcp-fixture-sdk-check:
     scripts/mcp-fixture-sdk-check
 
+# Regenerate Qwen Code's own verdicts that the reference's read-only shell
+# judgement is tested against (after `just adapter-setup qwen-code`).
+qwen-shell-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code/qwen-code":
+    node scripts/qwen-shell-safety-cases.mjs {{PACKAGE}} > reference/toolpass-core/tests/qwen_shell_safety/cases.rs
+    cargo fmt --all
+
 # Install every adapter's peer (npm registry), run the suite against the
 # reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.
 peers:

@@ -9,7 +9,10 @@
 //! permission and the approval mode; only when it says
 //! [`Gate::NeedsDetails`] does the tool prepare what the user would be
 //! shown (an edit computes its diff, and may fail right there), and
-//! [`after_details`] then looks at the kind of confirmation.
+//! [`after_details`] then looks at the kind of confirmation. In plan mode
+//! a shell command is judged by what it does instead ([`plan_shell`]).
+
+use crate::shell_read_only::Safety;
 
 /// The session's approval mode, Qwen's `ApprovalMode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -106,6 +109,31 @@ pub const fn mode_after_proceed_always(kind: ConfirmationKind) -> Option<Approva
     }
 }
 
+/// What plan mode makes of a shell command, by its safety (Qwen's
+/// `evaluatePlanModeShellPolicy` and its use in `coreToolScheduler.ts`,
+/// `packages/core/src/core/plan-mode-shell-policy.ts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlanShell {
+    /// A write: refused before anything is prepared.
+    Blocked,
+    /// Unknown: put to the user whatever its default permission, and only
+    /// a "proceed once" runs it (any other answer cancels).
+    AskOnce,
+    /// Read-only: its default permission decides, and no plan-mode block
+    /// applies (a call that asks is asked).
+    AsUsual,
+}
+
+/// Plan mode's policy for a shell command of `safety`.
+#[must_use]
+pub const fn plan_shell(safety: Safety) -> PlanShell {
+    match safety {
+        Safety::Write => PlanShell::Blocked,
+        Safety::Unknown => PlanShell::AskOnce,
+        Safety::ReadOnly => PlanShell::AsUsual,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +198,13 @@ mod tests {
                 Gate::Denied
             );
         }
+    }
+
+    #[test]
+    fn plan_mode_blocks_a_writing_command_and_asks_once_for_an_unknown_one() {
+        assert_eq!(plan_shell(Safety::Write), PlanShell::Blocked);
+        assert_eq!(plan_shell(Safety::Unknown), PlanShell::AskOnce);
+        assert_eq!(plan_shell(Safety::ReadOnly), PlanShell::AsUsual);
     }
 
     #[test]

@@ -19,6 +19,8 @@
 //!   approval mode and tool.
 //! - [`sed`]: which `sed -i` commands to run as an edit, and what the file
 //!   becomes (GNU sed's semantics, in memory).
+//! - [`shell_read_only`]: which shell commands only read, so they may run
+//!   without asking.
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -38,6 +40,7 @@ pub mod edit;
 pub mod fold;
 pub mod matching;
 pub mod sed;
+pub mod shell_read_only;
 pub mod snippet;
 pub mod text;
 pub mod truncate;

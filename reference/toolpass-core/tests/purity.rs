@@ -24,7 +24,7 @@ const ALLOWED_DEPENDENCIES: &[(&str, &str)] = &[
     ),
     (
         "shlex",
-        "split a `sed -i` command line into words as a POSIX shell would, running nothing",
+        "split a shell command line into words as a POSIX shell would, running nothing",
     ),
     (
         "regex-automata",

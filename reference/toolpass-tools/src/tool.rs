@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use toolpass_core::approval::Permission;
+use toolpass_core::shell_read_only::Safety;
 
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
@@ -111,6 +112,12 @@ pub trait Invocation: Send {
             title: "Confirm".to_owned(),
             prompt: self.description(),
         })
+    }
+    /// How plan mode judges this call instead of the tool kind, when it
+    /// does (Qwen's `evaluatePlanModeShellPolicy`, for shell commands): by
+    /// the command's safety. `None`: plan mode judges it as any call.
+    fn plan_mode_safety(&self) -> Option<Safety> {
+        None
     }
     /// What the user's "proceed always" leaves behind besides the approval
     /// mode (Qwen's `onConfirm` with `ProceedAlways`): a command's programs

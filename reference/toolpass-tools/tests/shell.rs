@@ -84,7 +84,7 @@ fn a_sed_edit_is_asked_as_an_unmodifiable_edit_and_always_means_auto_edit() {
     // Always, for an edit, is the approval mode's: sed itself is not
     // allowed as a command.
     assert_eq!(sb.session.approval_mode(), ApprovalMode::AutoEdit);
-    let Confirmation::Exec { root_command, .. } = awaiting(shell(&sb, "sed -n p a.txt"))
+    let Confirmation::Exec { root_command, .. } = awaiting(shell(&sb, "sed -n 'w copy.txt' a.txt"))
         .confirmation()
         .clone()
     else {
@@ -318,4 +318,80 @@ impl NoticeSink for Lines {
     fn notice(&self, _kind: &str, text: &str) {
         self.push(text);
     }
+}
+
+#[test]
+fn a_read_only_command_runs_unasked_in_default_mode_and_a_write_asks() {
+    let sb = sandbox(ApprovalMode::Default);
+    sb.write("notes.txt", "alpha\nbeta\n");
+    let ran = done(shell(&sb, "cat notes.txt | grep beta && ls"));
+    assert!(ran.result.llm_content.contains("beta"), "{:?}", ran.result);
+    let pending = awaiting(shell(&sb, "ls > listing.txt"));
+    assert!(matches!(pending.confirmation(), Confirmation::Exec { .. }));
+    assert!(!sb.path("listing.txt").exists());
+}
+
+#[test]
+fn the_confirmation_names_only_the_parts_that_are_not_read_only() {
+    let sb = sandbox(ApprovalMode::Default);
+    let Confirmation::Exec { root_command, .. } =
+        awaiting(shell(&sb, "ls && touch made; cat made | wc -l"))
+            .confirmation()
+            .clone()
+    else {
+        panic!("a command asks as a command");
+    };
+    assert_eq!(root_command, "touch");
+    // Every part read-only but the whole not (an assignment before git):
+    // asked, naming every program (the assignment runs none).
+    let Confirmation::Exec { root_command, .. } =
+        awaiting(shell(&sb, "GIT_EXTERNAL_DIFF=x; git diff"))
+            .confirmation()
+            .clone()
+    else {
+        panic!("a command asks as a command");
+    };
+    assert_eq!(root_command, "git");
+}
+
+#[test]
+fn plan_mode_runs_reads_refuses_writes_and_asks_once_for_the_unknown() {
+    let sb = sandbox(ApprovalMode::Plan);
+    sb.write("notes.txt", "alpha\n");
+    let ran = done(shell(&sb, "cat notes.txt"));
+    assert!(ran.result.llm_content.contains("alpha"), "{:?}", ran.result);
+
+    let refused = done(shell(&sb, "rm notes.txt"));
+    assert_eq!(code(&refused.result), Some(ToolErrorCode::ExecutionDenied));
+    assert!(
+        refused
+            .result
+            .llm_content
+            .starts_with("Plan mode blocked this shell command"),
+        "{}",
+        refused.result.llm_content
+    );
+    assert!(sb.path("notes.txt").exists());
+
+    // Unknown (not a program of Qwen's lists): asked, and only a "proceed
+    // once" runs it.
+    let pending = awaiting(shell(&sb, "python3 -c pass"));
+    let outcome = answer(&sb, pending, Answer::ProceedAlways);
+    assert!(outcome.cancelled);
+    assert!(
+        outcome
+            .result
+            .llm_content
+            .contains("Plan-mode shell approval is no longer valid"),
+        "{}",
+        outcome.result.llm_content
+    );
+    let pending = awaiting(shell(&sb, "env true"));
+    let outcome = answer(&sb, pending, Answer::ProceedOnce);
+    assert!(
+        !outcome.cancelled && !outcome.result.is_error(),
+        "{:?}",
+        outcome.result
+    );
+    assert_eq!(sb.session.approval_mode(), ApprovalMode::Plan);
 }

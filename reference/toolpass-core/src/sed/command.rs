@@ -288,7 +288,7 @@ fn is_combined_flags(word: &str) -> bool {
 }
 
 /// Qwen's `LEADING_ENV_ASSIGNMENT_RE`: `^\s*[A-Za-z_][A-Za-z0-9_]*=`.
-fn starts_with_assignment(command: &str) -> bool {
+pub(crate) fn starts_with_assignment(command: &str) -> bool {
     let Some((name, _)) = command.split_once('=') else {
         return false;
     };

@@ -22,6 +22,7 @@ mod regex;
 mod replacement;
 mod script;
 
+pub(crate) use command::starts_with_assignment;
 pub use command::{Call, NotIntercepted, Plan, plan};
 pub use emulate::{Dialect, EmulationError, Options, Program};
 pub use regex::{RegexError, Syntax};

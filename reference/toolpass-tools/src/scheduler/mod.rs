@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolpass_core::approval::{self, Gate};
+use toolpass_core::approval::{self, ApprovalMode, Gate, PlanShell};
 
 use crate::confirmation::{Answer, Confirmation};
 use crate::context::InvocationContext;
@@ -63,11 +63,25 @@ pub struct CallOutcome {
     pub cancelled: bool,
 }
 
+/// Qwen's refusal of a writing shell command in plan mode
+/// (`WRITE_BLOCK_MESSAGE`, `plan-mode-shell-policy.ts`).
+const PLAN_SHELL_WRITE_BLOCKED: &str = "Plan mode blocked this shell command because it was \
+                                        classified as state-modifying. Do not retry it through \
+                                        wrappers or obfuscation; continue read-only \
+                                        investigation and include the action in the plan.";
+/// Qwen's reason for an answer other than "proceed once" to an unknown
+/// shell command in plan mode (`STALE_APPROVAL_MESSAGE`).
+const PLAN_SHELL_ONCE_ONLY: &str = "Plan-mode shell approval is no longer valid because the \
+                                    mode, permission policy, or exact invocation changed. Submit \
+                                    a new tool call.";
+
 /// A call waiting for the user's answer. Holds no lock and no open file.
 pub struct Pending {
     tool: Arc<dyn Tool>,
     invocation: Box<dyn Invocation>,
     confirmation: Confirmation,
+    /// Only "proceed once" runs it: an unknown shell command in plan mode.
+    once_only: bool,
 }
 
 /// Where [`schedule`] left a call.
@@ -108,7 +122,23 @@ pub fn schedule(
         Err(error) => return Scheduled::Done(finish(session, tool.as_ref(), Err(error.into()))),
     };
     let mode = session.approval_mode();
-    match approval::before_details(invocation.default_permission(), mode) {
+    let plan_shell = (mode == ApprovalMode::Plan)
+        .then(|| invocation.plan_mode_safety())
+        .flatten()
+        .map(approval::plan_shell);
+    if plan_shell == Some(PlanShell::Blocked) {
+        return Scheduled::Done(refused(
+            Failure::new(ToolErrorCode::ExecutionDenied, PLAN_SHELL_WRITE_BLOCKED)
+                .display(PLAN_SHELL_WRITE_BLOCKED),
+        ));
+    }
+    let once_only = plan_shell == Some(PlanShell::AskOnce);
+    let gate = if once_only {
+        Gate::NeedsDetails
+    } else {
+        approval::before_details(invocation.default_permission(), mode)
+    };
+    match gate {
         Gate::Run => return Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
         Gate::Denied => {
             let message =
@@ -126,13 +156,21 @@ pub fn schedule(
         Ok(confirmation) => confirmation,
         Err(failure) => return Scheduled::Done(finish(session, tool.as_ref(), Err(failure))),
     };
-    match approval::after_details(confirmation.kind(), mode) {
+    // A shell command plan mode judged by its safety is asked, never
+    // refused as a kind (Qwen skips `isPlanModeBlocked` for it).
+    let gate = if plan_shell.is_some() {
+        Gate::Ask
+    } else {
+        approval::after_details(confirmation.kind(), mode)
+    };
+    match gate {
         Gate::Run => Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
         Gate::PlanBlocked => Scheduled::Done(refused(plan_blocked(name))),
         Gate::Ask | Gate::NeedsDetails | Gate::Denied => Scheduled::Awaiting(Pending {
             tool,
             invocation,
             confirmation,
+            once_only,
         }),
     }
 }
@@ -149,7 +187,14 @@ pub fn confirm(
         tool,
         invocation,
         confirmation,
+        once_only,
     } = pending;
+    if once_only && !matches!(answer, Answer::ProceedOnce | Answer::Cancel) {
+        return cancelled(
+            PLAN_SHELL_ONCE_ONLY,
+            Display::Text(PLAN_SHELL_ONCE_ONLY.to_owned()),
+        );
+    }
     match answer {
         Answer::Cancel => {
             // Qwen keeps the proposed diff on screen for a declined edit.

@@ -7,10 +7,14 @@
 //!   foreground, and a `directory` that is absolute and inside the session
 //!   root as it resolves now (symlinks followed: beyond Qwen, which
 //!   remembers a directory's resolution for the session).
-//! - **Asking**: a command asks (an `exec` confirmation) unless every
-//!   program it runs was allowed for the session by an earlier "proceed
-//!   always"; Qwen also lets commands its parser finds read-only run
-//!   unasked, which this layer does not try to judge.
+//! - **Asking** ([`read_only`]): a command runs unasked when Qwen's
+//!   classifier finds it read-only in its directory, or when every program
+//!   it runs was allowed for the session by an earlier "proceed always";
+//!   otherwise it asks (an `exec` confirmation naming the programs of the
+//!   chained commands that are neither read-only nor allowed, or all of
+//!   them when none is left). In plan mode a
+//!   write is refused, an unknown command is asked once, a read-only one
+//!   runs.
 //! - **Running** ([`foreground`]): `bash -c` on a pty when one opens, in
 //!   the directory resolved again at the start, with Qwen's timeout (120 s
 //!   unless given), the call's cancellation ending the whole family, and
@@ -23,12 +27,14 @@
 
 mod background;
 mod foreground;
+mod read_only;
 mod sed;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toolpass_core::approval::Permission;
+use toolpass_core::shell_read_only::Safety;
 use toolpass_shell::{Request, command};
 
 use crate::confirmation::Confirmation;
@@ -39,6 +45,7 @@ use crate::result::{Failure, ToolResult};
 use crate::sandbox::PathErrorKind;
 use crate::tool::{BuildError, DeclarativeTool, Invocation};
 use crate::workspace::Workspace;
+use read_only::Judge;
 use sed::SedEdit;
 
 /// The tool's name.
@@ -123,15 +130,24 @@ impl DeclarativeTool for ShellTool {
     }
 
     fn create_invocation(&self, params: ShellParams, workspace: &Workspace) -> Box<dyn Invocation> {
-        let programs = command::command_roots(&params.command);
-        let allowed = workspace.shells().all_allowed(&programs);
         let root = workspace.sandbox().root().to_string_lossy();
         let directory = params.directory().unwrap_or(&root);
+        let judge = Judge::new(Path::new(directory));
+        let safety = judge.safety(&params.command);
+        let programs = command::command_roots(&params.command);
+        let allowed = workspace.shells().all_allowed(&programs);
+        let asked = if safety == Safety::ReadOnly || allowed {
+            Vec::new()
+        } else {
+            programs_to_approve(&params.command, &judge, workspace)
+        };
         let sed = SedEdit::plan(&params.command, params.background(), directory);
         Box::new(ShellInvocation {
             params,
             programs,
+            safety,
             allowed,
+            asked,
             sed,
         })
     }
@@ -145,8 +161,14 @@ struct ShellInvocation {
     params: ShellParams,
     /// The programs the command runs, each once.
     programs: Vec<String>,
-    /// Every one of them was allowed for the session when the call was made.
+    /// The whole command's safety in its directory.
+    safety: Safety,
+    /// Every program it runs was allowed for the session when the call was
+    /// made.
     allowed: bool,
+    /// The programs of the chained commands that are neither read-only nor
+    /// allowed for the session, each once: what the user is asked about.
+    asked: Vec<String>,
     /// The `sed -i` edit the command is, when it may be taken over.
     sed: Option<SedEdit>,
 }
@@ -171,11 +193,17 @@ impl Invocation for ShellInvocation {
     }
 
     fn default_permission(&self) -> Permission {
-        if self.allowed {
+        // Read-only parts alone do not make a command read-only (`X=…;
+        // git diff` sets what git runs), so the whole is judged.
+        if self.safety == Safety::ReadOnly || self.allowed {
             Permission::Allow
         } else {
             Permission::Ask
         }
+    }
+
+    fn plan_mode_safety(&self) -> Option<Safety> {
+        Some(self.safety)
     }
 
     fn confirmation(&self, workspace: &Workspace) -> Result<Confirmation, Failure> {
@@ -184,32 +212,18 @@ impl Invocation for ShellInvocation {
         {
             return Ok(Confirmation::Edit(edit));
         }
-        // Qwen lists the programs still to be approved, or all of them when
-        // every one is.
-        let shells = workspace.shells();
-        let pending: Vec<String> = self
-            .programs
-            .iter()
-            .filter(|p| !shells.all_allowed(std::slice::from_ref(p)))
-            .cloned()
-            .collect();
-        let shown = if pending.is_empty() {
-            &self.programs
-        } else {
-            &pending
-        };
         Ok(Confirmation::Exec {
             title: "Confirm Shell Command".to_owned(),
             command: self.params.command.clone(),
-            root_command: shown.join(", "),
+            root_command: self.shown().join(", "),
         })
     }
 
     fn proceed_always(&self, workspace: &Workspace) {
         // Always for a sed edit is the approval mode's (auto-edit), as for
-        // any edit; for a command, its programs'.
+        // any edit; for a command, the programs it was asked about.
         if !self.sed.as_ref().is_some_and(SedEdit::was_shown) {
-            workspace.shells().allow(&self.programs);
+            workspace.shells().allow(self.shown());
         }
     }
 
@@ -238,6 +252,38 @@ impl Invocation for ShellInvocation {
             foreground::run(workspace, context, &self.params, &request)
         }
     }
+}
+
+impl ShellInvocation {
+    /// The programs the confirmation names: those still to approve, or all
+    /// of them when none is (Qwen's `effectiveSubCommands`).
+    fn shown(&self) -> &[String] {
+        if self.asked.is_empty() {
+            &self.programs
+        } else {
+            &self.asked
+        }
+    }
+}
+
+/// The programs of the commands `command` chains that are neither
+/// read-only in their directory nor allowed for the session, each once, in
+/// order (Qwen's `confirmableSubCommands`, their `getCommandRoot`).
+fn programs_to_approve(command: &str, judge: &Judge, workspace: &Workspace) -> Vec<String> {
+    let shells = workspace.shells();
+    let mut asked: Vec<String> = Vec::new();
+    for segment in command::split_commands(command).commands {
+        if judge.safety(&segment) == Safety::ReadOnly {
+            continue;
+        }
+        if let Some(program) = command::command_root(&segment)
+            && !shells.all_allowed(std::slice::from_ref(&program))
+            && !asked.contains(&program)
+        {
+            asked.push(program);
+        }
+    }
+    asked
 }
 
 /// Where a command with `directory` runs: the real path, refused (in
