@@ -4,8 +4,8 @@
 //! program they run; a value predicate whose value looks like an option,
 //! and `--`, make it unknown.
 
-use super::command::{WRITING_PROGRAMS, process_safety};
-use super::safety::{Safety, has_help};
+use super::process::process_safety;
+use super::safety::{Safety, WRITING_PROGRAMS, has_help};
 
 /// Actions that write their output to a file (`BLOCKED_FIND_PREFIXES`).
 const FILE_ACTIONS: &[&str] = &["-fls", "-fprint", "-fprintf"];

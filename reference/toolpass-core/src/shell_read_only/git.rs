@@ -4,8 +4,7 @@
 //! a writing subcommand is a write unless it only prints help or is a dry
 //! run; `branch` and `remote` by their action.
 
-use super::command::output_option;
-use super::safety::{Safety, before_terminator, has_help, without_option_values};
+use super::safety::{Safety, before_terminator, has_help, output_option, without_option_values};
 
 /// Qwen's `READ_ONLY_GIT_SUBCOMMANDS`.
 const READ_ONLY: &[&str] = &[

@@ -29,6 +29,7 @@ mod command;
 mod find;
 mod git;
 mod git_config;
+mod process;
 mod safety;
 mod sed;
 mod syntax;

@@ -94,3 +94,39 @@ mod tests {
         assert_eq!(ReadOnly.doubted_if(true), Unknown);
     }
 }
+
+/// Qwen's `WRITE_ROOT_COMMAND`.
+pub(super) const WRITING_PROGRAMS: &[&str] = &[
+    "chgrp", "chmod", "chown", "cp", "install", "ln", "mkdir", "mkfifo", "mknod", "mv", "rename",
+    "rm", "rmdir", "shred", "touch", "truncate", "unlink",
+];
+
+/// Qwen's `evaluateOutputOption`: a write when `-o FILE` (short) or
+/// `--output FILE`/`--output=FILE` (long) names a file, unknown when the
+/// file is missing; `None` without such an option.
+pub(super) fn output_option(args: &[String], long: bool, short: bool) -> Option<Safety> {
+    for (i, arg) in args.iter().enumerate() {
+        if arg == "--" {
+            break;
+        }
+        if (short && arg == "-o") || (long && arg == "--output") {
+            let named = args.get(i + 1).is_some_and(|next| !next.is_empty());
+            return Some(if named {
+                Safety::Write
+            } else {
+                Safety::Unknown
+            });
+        }
+        if short && arg.starts_with("-o") && arg.len() > 2 {
+            return Some(Safety::Write);
+        }
+        if long && let Some(file) = arg.strip_prefix("--output=") {
+            return Some(if file.is_empty() {
+                Safety::Unknown
+            } else {
+                Safety::Write
+            });
+        }
+    }
+    None
+}
