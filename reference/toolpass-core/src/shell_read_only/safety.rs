@@ -79,22 +79,6 @@ pub(super) fn without_option_values(
     kept
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn write_dominates_unknown_dominates_read_only() {
-        use Safety::*;
-        assert_eq!(ReadOnly.merge(Unknown), Unknown);
-        assert_eq!(Unknown.merge(Write), Write);
-        assert_eq!(Safety::all([ReadOnly, ReadOnly]), ReadOnly);
-        assert_eq!(Safety::all([]), ReadOnly);
-        assert_eq!(Write.doubted_if(true), Write);
-        assert_eq!(ReadOnly.doubted_if(true), Unknown);
-    }
-}
-
 /// Qwen's `WRITE_ROOT_COMMAND`.
 pub(super) const WRITING_PROGRAMS: &[&str] = &[
     "chgrp", "chmod", "chown", "cp", "install", "ln", "mkdir", "mkfifo", "mknod", "mv", "rename",
@@ -129,4 +113,20 @@ pub(super) fn output_option(args: &[String], long: bool, short: bool) -> Option<
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_dominates_unknown_dominates_read_only() {
+        use Safety::*;
+        assert_eq!(ReadOnly.merge(Unknown), Unknown);
+        assert_eq!(Unknown.merge(Write), Write);
+        assert_eq!(Safety::all([ReadOnly, ReadOnly]), ReadOnly);
+        assert_eq!(Safety::all([]), ReadOnly);
+        assert_eq!(Write.doubted_if(true), Write);
+        assert_eq!(ReadOnly.doubted_if(true), Unknown);
+    }
 }
