@@ -19,6 +19,8 @@
 //!   approval mode and tool.
 //! - [`sed`]: which `sed -i` commands to run as an edit, and what the file
 //!   becomes (GNU sed's semantics, in memory).
+//! - [`tool_name`]: the name a tool (an MCP server's above all) is declared
+//!   under: Qwen's two rules for `[A-Za-z0-9_.-]` and 63 characters.
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -40,6 +42,7 @@ pub mod matching;
 pub mod sed;
 pub mod snippet;
 pub mod text;
+pub mod tool_name;
 pub mod truncate;
 
 #[cfg(any(test, feature = "testkit"))]
