@@ -21,6 +21,9 @@
 //!   becomes (GNU sed's semantics, in memory).
 //! - [`tool_name`]: the name a tool (an MCP server's above all) is declared
 //!   under: Qwen's two rules for `[A-Za-z0-9_.-]` and 63 characters.
+//! - [`tool_search`]: deferred tools found by name or keywords: the query,
+//!   the scoring and ranking, the `<functions>` answer and the reminder that
+//!   lists them.
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -43,6 +46,7 @@ pub mod sed;
 pub mod snippet;
 pub mod text;
 pub mod tool_name;
+pub mod tool_search;
 pub mod truncate;
 
 #[cfg(any(test, feature = "testkit"))]

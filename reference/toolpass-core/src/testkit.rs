@@ -17,6 +17,7 @@ use std::ops::Range;
 
 pub mod sed;
 pub mod tool_name;
+pub mod tool_search;
 
 use crate::fold::{fold_char, is_js_whitespace};
 use crate::matching::{LinePass, MatchTier, SliceMatch, find_matched_slice};

@@ -3,6 +3,12 @@ use proptest::prelude::*;
 use super::*;
 use crate::testkit::tool_name::{model_hash_suffix_name, model_middle_cut_name};
 
+fn agrees(rule: fn(&str) -> String, cases: &[(&str, &str)]) {
+    for (name, expected) in cases {
+        assert_eq!(rule(name), *expected, "{name:?}");
+    }
+}
+
 /// Qwen's own examples (`mcp-tool.test.ts`, `describe('generateValidName')`
 /// before 0.24), and what 0.24.4's `generateLegacyMcpToolName` returns for
 /// the rest (run on the published bundle).
@@ -24,9 +30,7 @@ fn middle_cut_agrees_with_qwen() {
             "mcp__toolpass-test__long_too___e_long_tool_name_long_tool_name_",
         ),
     ];
-    for (name, expected) in cases {
-        assert_eq!(middle_cut_name(name), *expected, "{name:?}");
-    }
+    agrees(middle_cut_name, cases);
     assert_eq!(
         middle_cut_name(&"x".repeat(80)),
         format!("{}___{}", "x".repeat(28), "x".repeat(32))
@@ -59,9 +63,7 @@ fn hash_suffix_agrees_with_qwen_0_24_4() {
             "mcp__toolpass-test__long_tool_name_long_tool_name_long__0muq0vz",
         ),
     ];
-    for (name, expected) in cases {
-        assert_eq!(hash_suffix_name(name), *expected, "{name:?}");
-    }
+    agrees(hash_suffix_name, cases);
     assert_eq!(
         hash_suffix_name(&"x".repeat(80)),
         format!("{}_0ss38cl", "x".repeat(55))
