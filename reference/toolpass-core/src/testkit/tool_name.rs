@@ -14,7 +14,7 @@ pub fn model_middle_cut_name(name: &str) -> String {
     } else {
         units
     };
-    String::from_utf16(&legacy).expect("sanitized units are ASCII")
+    String::from_utf16_lossy(&legacy)
 }
 
 /// `normalizeToolNameForProvider`, transcribed.
@@ -39,7 +39,7 @@ pub fn model_hash_suffix_name(name: &str) -> String {
     let keep = (63 - suffix.len()).min(sanitized.len());
     let mut out = sanitized[..keep].to_vec();
     out.extend(suffix);
-    String::from_utf16(&out).expect("sanitized units are ASCII")
+    String::from_utf16_lossy(&out)
 }
 
 /// `name.replace(/[^A-Za-z0-9<extra>]/g, '_')` over units.
@@ -61,7 +61,7 @@ fn model_hash(units: &[u16]) -> String {
     let mut digits = String::new();
     let mut n = hash;
     loop {
-        digits.insert(0, char::from_digit(n % 36, 36).expect("a base-36 digit"));
+        digits.insert(0, char::from_digit(n % 36, 36).unwrap_or('0'));
         n /= 36;
         if n == 0 {
             break;

@@ -10,6 +10,7 @@
 //! ([`wrapper`]). Looking tools up, revealing them and updating the
 //! declaration list is the registry's part, in the tool layer.
 
+mod index;
 pub mod order;
 pub mod query;
 pub mod reminder;
@@ -19,6 +20,7 @@ pub mod wrapper;
 mod json;
 mod system_reminder;
 
+pub use index::SearchIndex;
 pub use order::locale_order;
 pub use query::{Keywords, Query, QueryError, Selection, max_results, parse_query};
 pub use score::{IndexedTool, Terms};
@@ -105,54 +107,6 @@ impl SearchEntry {
             mcp: true,
             deferral: Deferral::DEFERRED,
         }
-    }
-}
-
-/// The tools a keyword search runs over, indexed once (when the registry
-/// changes) rather than lowercased on every query as Qwen does.
-#[derive(Debug, Clone, Default)]
-pub struct SearchIndex {
-    tools: Vec<(IndexedTool, Deferral)>,
-}
-
-impl SearchIndex {
-    /// Indexes `entries`.
-    #[must_use]
-    pub fn new(entries: &[SearchEntry]) -> Self {
-        let tools = entries
-            .iter()
-            .map(|e| {
-                let indexed =
-                    IndexedTool::new(&e.name, &e.description, e.search_hint.as_deref(), e.mcp);
-                (indexed, e.deferral)
-            })
-            .collect();
-        Self { tools }
-    }
-
-    /// The names of at most `max_results` hidden deferred tools that admit
-    /// every required term and score above 0, best first; equal scores by
-    /// name in `localeCompare` order. `revealed` says which tools this
-    /// session has revealed: those are declared, so searching them again
-    /// would only spend the model's tokens.
-    #[must_use]
-    pub fn search(
-        &self,
-        keywords: &Keywords,
-        max_results: usize,
-        revealed: impl Fn(&str) -> bool,
-    ) -> Vec<&str> {
-        let terms = Terms::new(&keywords.terms, &keywords.required);
-        let scored = self
-            .tools
-            .iter()
-            .filter(|(tool, deferral)| deferral.hidden(revealed(&tool.name)) && terms.admits(tool))
-            .filter_map(|(tool, _)| {
-                let score = terms.score(tool);
-                (score > 0).then_some((score, tool.name.as_str()))
-            })
-            .collect();
-        rank(scored, max_results)
     }
 }
 

@@ -8,7 +8,7 @@
 //! given twice (in any case) is looked up once, and a term with punctuation
 //! around it (`"slack",`) is the term.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use regex_syntax::hir::{Class, HirKind};
@@ -151,7 +151,7 @@ fn strip_select_prefix(query: &str) -> Option<&str> {
 }
 
 fn select(list: &str, max_results: usize) -> Selection {
-    let mut seen = HashSet::new();
+    let mut seen = BTreeSet::new();
     let mut selection = Selection {
         names: Vec::new(),
         truncated: Vec::new(),

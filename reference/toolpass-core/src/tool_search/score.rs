@@ -51,9 +51,9 @@ const ACTION_ALIASES: &[(&str, [&str; 5])] = &[
 pub struct IndexedTool {
     /// The name as declared (what a search returns).
     pub name: String,
-    name_lower: String,
-    description_lower: String,
-    hint_words: Vec<String>,
+    pub(super) name_lower: String,
+    pub(super) description_lower: String,
+    pub(super) hint_words: Vec<String>,
     mcp: bool,
 }
 
@@ -86,9 +86,9 @@ impl IndexedTool {
 
 /// One variant of a term, with its searcher built once.
 #[derive(Debug, Clone)]
-struct Variant {
-    text: String,
-    finder: Finder<'static>,
+pub(super) struct Variant {
+    pub(super) text: String,
+    pub(super) finder: Finder<'static>,
     /// `_variant` and `.variant`: the name suffixes that score as exact.
     suffixes: [String; 2],
 }
@@ -102,18 +102,18 @@ impl Variant {
         }
     }
 
-    fn in_text(&self, text: &str) -> bool {
+    pub(super) fn in_text(&self, text: &str) -> bool {
         self.finder.find(text.as_bytes()).is_some()
     }
 }
 
 /// One query term and its variants (itself, or the five action synonyms).
 #[derive(Debug, Clone)]
-struct Term {
-    variants: Vec<Variant>,
+pub(super) struct Term {
+    pub(super) variants: Vec<Variant>,
     /// Whether the term is an action term: its synonyms score
     /// [`SCORE_ACTION_ALIAS`] besides.
-    action: bool,
+    pub(super) action: bool,
 }
 
 impl Term {
@@ -131,7 +131,7 @@ impl Term {
     }
 
     /// The synonyms other than the term itself (the term is always first).
-    fn synonyms(&self) -> &[Variant] {
+    pub(super) fn synonyms(&self) -> &[Variant] {
         self.variants.get(1..).unwrap_or_default()
     }
 
@@ -143,8 +143,8 @@ impl Term {
 /// A query's terms, compiled for scoring many tools.
 #[derive(Debug, Clone)]
 pub struct Terms {
-    scored: Vec<Term>,
-    required: Vec<Term>,
+    pub(super) scored: Vec<Term>,
+    pub(super) required: Vec<Term>,
 }
 
 impl Terms {
@@ -181,24 +181,12 @@ impl Terms {
 }
 
 fn score_term(term: &Term, tool: &IndexedTool) -> u32 {
-    let (exact, substring) = if tool.mcp {
-        (SCORE_NAME_EXACT_MCP, SCORE_NAME_SUBSTR_MCP)
-    } else {
-        (SCORE_NAME_EXACT_BUILTIN, SCORE_NAME_SUBSTR_BUILTIN)
-    };
     let name = &tool.name_lower;
     let name_score = term
         .variants
         .iter()
-        .map(|v| {
-            if *name == v.text || v.suffixes.iter().any(|s| name.ends_with(s.as_str())) {
-                exact
-            } else if v.in_text(name) {
-                substring
-            } else {
-                0
-            }
-        })
+        .filter(|v| v.in_text(name))
+        .map(|v| name_points(tool.mcp, name, v))
         .max()
         .unwrap_or(0);
     let in_hint = |v: &Variant| tool.hint_words.contains(&v.text);
@@ -222,6 +210,22 @@ fn score_term(term: &Term, tool: &IndexedTool) -> u32 {
         total += SCORE_ACTION_ALIAS;
     }
     total
+}
+
+/// The points for a lowercased name known to contain `variant`: exact
+/// (the whole name, or a `_variant` / `.variant` ending) or substring.
+pub(super) fn name_points(mcp: bool, name_lower: &str, variant: &Variant) -> u32 {
+    let exact = *name_lower == variant.text
+        || variant
+            .suffixes
+            .iter()
+            .any(|s| name_lower.ends_with(s.as_str()));
+    match (exact, mcp) {
+        (true, true) => SCORE_NAME_EXACT_MCP,
+        (true, false) => SCORE_NAME_EXACT_BUILTIN,
+        (false, true) => SCORE_NAME_SUBSTR_MCP,
+        (false, false) => SCORE_NAME_SUBSTR_BUILTIN,
+    }
 }
 
 #[cfg(test)]
