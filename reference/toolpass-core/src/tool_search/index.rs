@@ -3,66 +3,17 @@
 //!
 //! Scoring each tool in turn ([`Terms::score`]) costs a few substring
 //! searches per tool and term, and at 10 000 tools the per-call overhead of
-//! those searches alone passes a millisecond. The index instead keeps every
-//! tool's lowercased name, and every description, end to end in one text
-//! with the offset where each tool's part starts ([`Corpus`]); a variant of
-//! a term is then one `memmem` pass over each text, each hit mapped to its
-//! tool by binary search over the offsets (a hit running into the next
-//! tool's part is no hit). Hint words are looked up in a map from word to
-//! tools. The points are Qwen's, per tool, exactly as [`Terms::score`] gives
+//! those searches alone passes a millisecond. The index instead asks, for
+//! each variant of each term, which names and which descriptions contain it
+//! ([`Corpus`]: a trigram index, then a `memmem` check of each candidate),
+//! and looks hint words up in a map from word to tools. The points are Qwen's, per tool, exactly as [`Terms::score`] gives
 //! them (a property test holds the two and Qwen's transcription together).
 
 use std::collections::BTreeMap;
 
-use super::score::{
-    IndexedTool, SCORE_ACTION_ALIAS, SCORE_DESC, SCORE_HINT, Terms, Variant, name_points,
-};
+use super::corpus::Corpus;
+use super::score::{IndexedTool, SCORE_ACTION_ALIAS, SCORE_DESC, SCORE_HINT, Terms, name_points};
 use super::{Deferral, Keywords, SearchEntry, rank};
-
-/// Many texts end to end, and where each starts.
-#[derive(Debug, Clone, Default)]
-struct Corpus {
-    text: String,
-    /// `starts[i]` is where text `i` begins; one more entry, the total
-    /// length, closes the last one.
-    starts: Vec<usize>,
-}
-
-impl Corpus {
-    fn new<'a>(texts: impl Iterator<Item = &'a str>) -> Self {
-        let mut corpus = Self::default();
-        for text in texts {
-            corpus.starts.push(corpus.text.len());
-            corpus.text.push_str(text);
-        }
-        corpus.starts.push(corpus.text.len());
-        corpus
-    }
-
-    /// Calls `found` once for each text that contains `variant`, in order.
-    fn containing(&self, variant: &Variant, mut found: impl FnMut(usize)) {
-        let bytes = self.text.as_bytes();
-        let len = variant.text.len();
-        let mut from = 0;
-        while let Some(hit) = bytes.get(from..).and_then(|rest| variant.finder.find(rest)) {
-            let at = from + hit;
-            // The text holding byte `at`: the last one starting at or before it.
-            let owner = self
-                .starts
-                .partition_point(|&start| start <= at)
-                .saturating_sub(1);
-            let Some(&end) = self.starts.get(owner + 1) else {
-                return;
-            };
-            if at + len <= end {
-                found(owner);
-            }
-            // Either this text contains the variant, or every later match
-            // starting inside it also runs past its end: go on at the next.
-            from = end;
-        }
-    }
-}
 
 /// Below one admitted tool in this many, tools are scored one by one.
 const FEW_ADMITTED_DIVISOR: usize = 8;

@@ -10,6 +10,7 @@
 //! ([`wrapper`]). Looking tools up, revealing them and updating the
 //! declaration list is the registry's part, in the tool layer.
 
+mod corpus;
 mod index;
 pub mod order;
 pub mod query;

@@ -94,7 +94,7 @@ pub(super) struct Variant {
 }
 
 impl Variant {
-    fn new(text: &str) -> Self {
+    pub(super) fn new(text: &str) -> Self {
         Self {
             text: text.to_owned(),
             finder: Finder::new(text.as_bytes()).into_owned(),
