@@ -43,20 +43,21 @@ impl Corpus {
         // (trigram, text) pairs packed in one u64 so that one sort groups
         // them by trigram with the texts ascending.
         let mut pairs: Vec<u64> = Vec::new();
+        let mut own: Vec<u32> = Vec::new();
         for (i, text) in texts.enumerate() {
             corpus.starts.push(corpus.text.len());
             corpus.text.push_str(text);
+            // Each text's trigrams once: a description repeats many, and
+            // the big sort below is the cost of building.
+            own.clear();
+            own.extend(text.as_bytes().windows(3).filter_map(trigram));
+            own.sort_unstable();
+            own.dedup();
             let id = u64::try_from(i).unwrap_or(u64::MAX) & u64::from(u32::MAX);
-            pairs.extend(
-                text.as_bytes()
-                    .windows(3)
-                    .filter_map(trigram)
-                    .map(|t| u64::from(t) << 32 | id),
-            );
+            pairs.extend(own.iter().map(|&t| u64::from(t) << 32 | id));
         }
         corpus.starts.push(corpus.text.len());
         pairs.sort_unstable();
-        pairs.dedup();
         for pair in pairs {
             let key = u32::try_from(pair >> 32).unwrap_or(u32::MAX);
             if corpus.trigrams.last() != Some(&key) {
