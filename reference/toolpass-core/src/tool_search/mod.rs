@@ -111,6 +111,21 @@ impl SearchEntry {
     }
 }
 
+/// Qwen's exported `scoreTool(tool, terms)` for one tool: the points it
+/// earns over `terms` (lowercased, as [`Keywords::terms`] holds them), 0
+/// for no signal. A search over many tools goes through [`SearchIndex`],
+/// which gives every tool the same points without scoring each in turn.
+#[must_use]
+pub fn score_tool(entry: &SearchEntry, terms: &[String]) -> u32 {
+    let tool = IndexedTool::new(
+        &entry.name,
+        &entry.description,
+        entry.search_hint.as_deref(),
+        entry.mcp,
+    );
+    Terms::new(terms, &[]).score(&tool)
+}
+
 /// The best `max_results` of `(score, name)` pairs, best first: by score,
 /// then by [`locale_order`] (a total order, so the candidates' order never
 /// shows).

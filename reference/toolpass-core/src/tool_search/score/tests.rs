@@ -2,20 +2,14 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::testkit::tool_search::{model_matches_required, model_score_tool};
-use crate::tool_search::{Deferral, SearchEntry};
+use crate::tool_search::{Deferral, SearchEntry, score_tool};
 
 fn terms(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| (*s).to_owned()).collect()
 }
 
 fn score(entry: &SearchEntry, list: &[&str]) -> u32 {
-    let indexed = IndexedTool::new(
-        &entry.name,
-        &entry.description,
-        entry.search_hint.as_deref(),
-        entry.mcp,
-    );
-    Terms::new(&terms(list), &[]).score(&indexed)
+    score_tool(entry, &terms(list))
 }
 
 fn builtin(name: &str, description: &str, hint: Option<&str>) -> SearchEntry {
