@@ -29,6 +29,10 @@ fn middle_cut_agrees_with_qwen() {
             "mcp__toolpass-test__long_tool_name_long_tool_name_long_tool_name_long_tool_name_long_tool_name_",
             "mcp__toolpass-test__long_too___e_long_tool_name_long_tool_name_",
         ),
+        (
+            "mcp__toolpass-test__a_tool_name_long_enough_to_need_cutting_in_the_middle_yes",
+            "mcp__toolpass-test__a_tool_n___o_need_cutting_in_the_middle_yes",
+        ),
     ];
     agrees(middle_cut_name, cases);
     assert_eq!(
@@ -61,6 +65,10 @@ fn hash_suffix_agrees_with_qwen_0_24_4() {
         (
             "mcp__toolpass-test__long_tool_name_long_tool_name_long_tool_name_long_tool_name_long_tool_name_",
             "mcp__toolpass-test__long_tool_name_long_tool_name_long__0muq0vz",
+        ),
+        (
+            "mcp__toolpass-test__a_tool_name_long_enough_to_need_cutting_in_the_middle_yes",
+            "mcp__toolpass-test__a_tool_name_long_enough_to_need_cut_1242cd5",
         ),
     ];
     agrees(hash_suffix_name, cases);

@@ -71,14 +71,24 @@ fn scores_agree_with_qwen() {
 #[test]
 fn mcp_tools_score_higher_on_their_name_and_match_their_server() {
     // Qwen's test: the same suffix match is 12 for MCP, 10 built in.
-    let mcp = SearchEntry::mcp("mcp__slack__send_message", "an action", "slack");
     let builtin = builtin("send_message", "an action", None);
-    assert_eq!(score(&mcp, &["send_message"]), 12);
     assert_eq!(score(&builtin, &["send_message"]), 10);
-    // The server's name is a hint word (4) and inside the name (6).
-    assert_eq!(score(&mcp, &["slack"]), 10);
-    assert_eq!(score(&mcp, &["mcp"]), 10);
-    assert_eq!(score(&mcp, &["message"]), 12);
+    // What Qwen 0.24.4's `scoreTool` gives a `DiscoveredMCPTool` of server
+    // `slack`, tool `send_message`, description "Post a message" (run on
+    // the published bundle): the server's name is a hint word (4) and
+    // inside the name (6).
+    let mcp = SearchEntry::mcp("mcp__slack__send_message", "Post a message", "slack");
+    let cases: &[(&str, u32)] = &[
+        ("send_message", 12),
+        ("slack", 10),
+        ("mcp", 10),
+        ("message", 14),
+        ("post", 2),
+        ("stop", 0),
+    ];
+    for (term, expected) in cases {
+        assert_eq!(score(&mcp, &[term]), *expected, "{term}");
+    }
 }
 
 #[test]
