@@ -23,7 +23,7 @@ mod system_reminder;
 
 pub use index::SearchIndex;
 pub use order::locale_order;
-pub use query::{Keywords, Query, QueryError, Selection, max_results, parse_query};
+pub use query::{Keywords, Query, QueryError, Resolved, Selection, max_results, parse_query};
 pub use score::{IndexedTool, Terms};
 
 /// Whether a tool is left out of the declaration list until revealed: its

@@ -8,7 +8,7 @@
 //! given twice (in any case) is looked up once, and a term with punctuation
 //! around it (`"slack",`) is the term.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use regex_syntax::hir::{Class, HirKind};
@@ -47,6 +47,41 @@ pub struct Selection {
     /// The names beyond `max_results`, not looked up: the result lists them
     /// so the model sends them again instead of assuming it saw them.
     pub truncated: Vec<String>,
+}
+
+/// A selection looked up among the registry's names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved<'a> {
+    /// The tools found, under their registered names, in the order asked.
+    pub found: Vec<&'a str>,
+    /// The names no tool has, as the model wrote them (Qwen's `Not found:`
+    /// list keeps the model's own casing so it recognises them).
+    pub missing: Vec<String>,
+}
+
+impl Selection {
+    /// Looks the selected names up among `registered` (every tool name,
+    /// loaded or not) without case, as Qwen's `returnSchemas` does: a model
+    /// writing `Cron_List` means `cron_list`. When two registered names differ
+    /// only in case, the later one answers, as Qwen's map keeps the last.
+    #[must_use]
+    pub fn resolve<'a>(&self, registered: impl IntoIterator<Item = &'a str>) -> Resolved<'a> {
+        let by_lowercase: BTreeMap<String, &'a str> = registered
+            .into_iter()
+            .map(|name| (name.to_lowercase(), name))
+            .collect();
+        let mut resolved = Resolved {
+            found: Vec::new(),
+            missing: Vec::new(),
+        };
+        for name in &self.names {
+            match by_lowercase.get(&name.to_lowercase()) {
+                Some(canonical) => resolved.found.push(canonical),
+                None => resolved.missing.push(name.clone()),
+            }
+        }
+        resolved
+    }
 }
 
 /// The terms of a keyword query, lowercased.

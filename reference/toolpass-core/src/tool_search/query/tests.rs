@@ -96,6 +96,15 @@ fn select_strips_one_layer_of_matching_quotes_and_dedupes() {
 }
 
 #[test]
+fn a_selection_resolves_without_case_and_keeps_the_models_spelling_of_the_missing() {
+    let parsed = selection("select:Cron_List,MONITOR,nope,Tool_Call", 5);
+    let registered = ["cron_list", "monitor", "tool_call", "TOOL_CALL", "edit"];
+    let resolved = parsed.resolve(registered);
+    assert_eq!(resolved.found, ["cron_list", "monitor", "TOOL_CALL"]);
+    assert_eq!(resolved.missing, strings(&["nope"]));
+}
+
+#[test]
 fn select_lists_what_it_did_not_look_up() {
     let parsed = selection("select:a,b,a,c,d", 2);
     assert_eq!(parsed.names, strings(&["a", "b"]));
