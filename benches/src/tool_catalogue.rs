@@ -6,7 +6,7 @@
 //! Descriptions are one to three sentences (about 60 to 250 bytes) from a
 //! small vocabulary, so common query words match hundreds of tools and ties
 //! are frequent, which is what the ranking has to cope with. Deterministic
-//! (a fixed-seed xorshift).
+//! (a xorshift from a fixed starting state).
 
 use std::collections::HashSet;
 
