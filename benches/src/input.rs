@@ -191,10 +191,10 @@ fn body_line(rng: &mut XorShift, n: usize, out: &mut String) {
 
 /// Marsaglia's xorshift64: deterministic, dependency-free, and plenty for
 /// picking line shapes.
-struct XorShift(u64);
+pub(crate) struct XorShift(pub(crate) u64);
 
 impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

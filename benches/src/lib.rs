@@ -15,11 +15,15 @@
 //!   [`toolpass_core::matching::find_matched_slice`].
 //! - [`naive_truncate`]: truncation the way Qwen's JavaScript does it, with
 //!   the whole output split into a vector of lines.
+//! - [`tool_catalogue`]: registries of generated deferred tools for the
+//!   `tool_search` bench (its naive baseline is toolpass-core's testkit
+//!   model, Qwen's `scoreTool` and sort as written).
 
 pub mod gate;
 pub mod input;
 pub mod naive;
 pub mod naive_truncate;
+pub mod tool_catalogue;
 
 pub use input::{Case, SIZES, Size, code_like_text};
 pub use naive::naive_find_matched_slice;

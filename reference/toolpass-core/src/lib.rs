@@ -21,6 +21,11 @@
 //!   becomes (GNU sed's semantics, in memory).
 //! - [`shell_read_only`]: which shell commands only read, so they may run
 //!   without asking.
+//! - [`tool_name`]: the name a tool (an MCP server's above all) is declared
+//!   under: Qwen's two rules for `[A-Za-z0-9_.-]` and 63 characters.
+//! - [`tool_search`]: deferred tools found by name or keywords: the query,
+//!   the scoring and ranking, the `<functions>` answer and the reminder that
+//!   lists them.
 
 // Library code must not panic on any input; tests may.
 #![cfg_attr(
@@ -43,6 +48,8 @@ pub mod sed;
 pub mod shell_read_only;
 pub mod snippet;
 pub mod text;
+pub mod tool_name;
+pub mod tool_search;
 pub mod truncate;
 
 #[cfg(any(test, feature = "testkit"))]

@@ -17,6 +17,8 @@ use std::ops::Range;
 
 pub mod sed;
 pub mod shell_read_only;
+pub mod tool_name;
+pub mod tool_search;
 
 use crate::fold::{fold_char, is_js_whitespace};
 use crate::matching::{LinePass, MatchTier, SliceMatch, find_matched_slice};
