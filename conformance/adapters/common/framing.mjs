@@ -1,11 +1,17 @@
 // JSON-RPC 2.0 over stdio, one message per line (toolpass/1 framing):
 // requests are answered in order of completion; stdout carries nothing else.
+// Each request's handler gets `{requestId, signal}`: the signal aborts when
+// the client cancels that request (MCP's `notifications/cancelled`).
 
 import readline from 'node:readline';
 
 export function serve(handle, input = process.stdin, output = process.stdout) {
   const send = (message) => output.write(JSON.stringify(message) + '\n');
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  // Requests not answered yet (queued or running), by id: what MCP's
+  // `notifications/cancelled` reaches. It is handled as it arrives, not
+  // queued behind the call it cancels.
+  const pending = new Map();
   let queue = Promise.resolve();
   lines.on('line', (line) => {
     if (line.trim() === '') return;
@@ -16,19 +22,40 @@ export function serve(handle, input = process.stdin, output = process.stdout) {
       send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `parse error: ${e.message}` } });
       return;
     }
-    if (message.id === undefined || message.id === null) return; // a notification
+    if (message.id === undefined || message.id === null) {
+      if (message.method === 'notifications/cancelled') cancel(pending, message.params);
+      return; // any other notification means nothing here
+    }
+    const controller = new AbortController();
+    pending.set(message.id, controller);
     // One call at a time, as a model's turn runs them through one scheduler.
     queue = queue.then(async () => {
       try {
-        const result = await handle(message.method, message.params ?? {});
+        const context = { requestId: message.id, signal: controller.signal };
+        const result = await handle(message.method, message.params ?? {}, context);
         send({ jsonrpc: '2.0', id: message.id, result });
       } catch (e) {
         const error = e && typeof e.code === 'number' ? e : { code: -32603, message: String(e?.stack ?? e) };
         send({ jsonrpc: '2.0', id: message.id, error: { code: error.code, message: error.message } });
+      } finally {
+        pending.delete(message.id);
       }
     });
   });
   return new Promise((resolve) => lines.on('close', () => queue.then(resolve)));
+}
+
+/**
+ * `notifications/cancelled` {requestId, reason}: aborts that request's
+ * signal, whether it runs or still waits its turn (a handler then sees it
+ * aborted when it starts). An id already answered, or never sent, is
+ * ignored, as MCP says a late or unknown cancellation is.
+ */
+function cancel(pending, params) {
+  const controller = pending.get(params?.requestId);
+  if (!controller) return;
+  const reason = typeof params.reason === 'string' && params.reason !== '' ? params.reason : 'cancelled by the client';
+  controller.abort(new Error(reason));
 }
 
 /**

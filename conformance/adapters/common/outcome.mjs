@@ -67,7 +67,22 @@ export function commonDisplay(display) {
     diff: display.fileDiff,
   };
   if (typeof display.originalContent === 'string') diff.old = display.originalContent;
+  const userStat = modifiedStat(display.diffStat);
+  if (userStat) diff.userStat = userStat;
   return diff;
+}
+
+/**
+ * The user's half of a modified proposal (`diffStat.user_*`), or undefined
+ * when the user changed nothing: Qwen's getDiffStat zeroes every user figure
+ * when the proposal was written as the model made it, and the protocol
+ * gives `userStat` only for a modified proposal.
+ */
+function modifiedStat(stat) {
+  if (!stat || typeof stat.user_added_lines !== 'number') return undefined;
+  const figures = ['user_added_lines', 'user_removed_lines', 'user_added_chars', 'user_removed_chars'];
+  if (figures.every((key) => !stat[key])) return undefined;
+  return { addedLines: stat.user_added_lines, removedLines: stat.user_removed_lines ?? 0 };
 }
 
 /** The peer's own model-side stat when it gives one, else counted off the diff. */

@@ -105,8 +105,9 @@ export function callContext(params) {
 /**
  * Serves toolpass/1 until stdin closes, then exits.
  * `adapter`: {name, version, description?, features, openSession(params) -> {sessionId},
- * closeSession(params), listTools(params) -> {tools}, callTool(params) -> Outcome,
- * and with the `confirm` feature confirm(params) -> Outcome}.
+ * closeSession(params), listTools(params) -> {tools}, callTool(params, request) -> Outcome,
+ * and with the `confirm` feature confirm(params, request) -> Outcome}; `request` is
+ * {requestId, signal}, the signal aborted by the client's `notifications/cancelled`.
  */
 export async function runAdapter(adapter, output = claimStdout()) {
   const methods = {
@@ -127,14 +128,16 @@ export async function runAdapter(adapter, output = claimStdout()) {
       return {};
     },
     'tools/list': (p) => adapter.listTools(p),
-    'tools/call': (p) => adapter.callTool(p),
-    ...(adapter.confirm ? { 'toolpass/confirm': (p) => adapter.confirm(p) } : {}),
+    // The request's `{requestId, signal}` (framing.mjs): an adapter with
+    // the `cancel` feature stops the call when the signal aborts.
+    'tools/call': (p, request) => adapter.callTool(p, request),
+    ...(adapter.confirm ? { 'toolpass/confirm': (p, request) => adapter.confirm(p, request) } : {}),
   };
   await serve(
-    async (method, params) => {
+    async (method, params, request) => {
       const handler = methods[method];
       if (!handler) throw new RpcError(-32601, `method not found: ${method}`);
-      return handler(params);
+      return handler(params, request);
     },
     process.stdin,
     output,

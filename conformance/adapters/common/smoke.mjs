@@ -23,7 +23,9 @@ export function notInstalled(adapterDir) {
 
 /**
  * A toolpass/1 client of the adapter's `run`: `request(method, params)`
- * resolves with the result (rejects with the error), `notification(test,
+ * resolves with the result (rejects with the error); `start(method,
+ * params)` returns `{id, result}`, the id for `notify('notifications/cancelled',
+ * {requestId})`; `notification(test,
  * ms)` with the first notification `test` accepts, arrived or to come;
  * `close()` ends stdin and resolves with the exit code.
  */
@@ -48,17 +50,23 @@ export function connect(adapterDir) {
   const failAfter = (ms, what, reject) =>
     setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms\n${Buffer.concat(stderr)}`)), ms);
   let next = 0;
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      const id = ++next;
+  // start: sends a request and returns its id (for a cancellation) and the
+  // promise of its result.
+  const start = (method, params) => {
+    const id = ++next;
+    const result = new Promise((resolve, reject) => {
       const timer = failAfter(60_000, method, reject);
       waiting.set(id, (message) => {
         clearTimeout(timer);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
         else resolve(message.result);
       });
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return { id, result };
+  };
+  const request = (method, params) => start(method, params).result;
+  const notify = (method, params) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n');
   const notification = (accept, ms = 10_000) =>
     new Promise((resolve, reject) => {
       const found = notifications.find(accept);
@@ -77,7 +85,7 @@ export function connect(adapterDir) {
     child.stdin.end();
     return exited;
   };
-  return { request, notification, close, exited };
+  return { request, start, notify, notification, close, exited };
 }
 
 /** The smoke scenario: initialize, open, list, (read,) edit, close. */
@@ -112,3 +120,39 @@ export async function smoke(adapterDir) {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
+
+/** Whether any process is left in the process group `pgid`. */
+export function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    if (e.code === 'ESRCH') return false;
+    throw e;
+  }
+}
+
+/** Waits up to `ms` for the group to empty; true when it did. */
+export async function groupGone(pgid, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/**
+ * Starts a tools/call on `peer` with MCP's `progressToken` = its call id;
+ * returns the request's id (for `notifications/cancelled`) and the promise
+ * of its Outcome's `_meta.toolpass`.
+ */
+export function startTokenedCall(peer, sessionId, name, args, callId) {
+  const params = { name, arguments: args, _meta: { toolpass: { sessionId, callId }, progressToken: callId } };
+  const { id, result } = peer.start('tools/call', params);
+  return { id, outcome: result.then((r) => r._meta.toolpass) };
+}
+
+/** For `notification`: a progress update under `token` whose message contains `text`. */
+export const progressOf = (token, text) => (m) =>
+  m.method === 'notifications/progress' && m.params.progressToken === token && m.params.message.includes(text);

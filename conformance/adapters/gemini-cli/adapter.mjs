@@ -9,8 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { notificationLine } from '../common/framing.mjs';
 import { pickConfig } from '../common/outcome.mjs';
 import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
+import { progressSender } from '../common/updates.mjs';
 import { GEMINI_TOOLS, MAPPABLE_CONFIG, toConfigParams, toDescriptor, toGeminiCall } from './lib/mapping.mjs';
 import { toOutcome } from './lib/outcome.mjs';
 
@@ -36,10 +38,13 @@ const MODEL = 'gemini-2.5-pro';
 
 /**
  * What Gemini really does: sessions (a Config each); spill_files (the
- * scheduler's `outputFile`, where it saves output it truncates). No
- * `prior_read`: Gemini has no read-before-edit check.
+ * scheduler's `outputFile`, where it saves output it truncates); cancel
+ * (the call's request signal is the AbortSignal `Scheduler.schedule`
+ * takes); updates (a running call's `liveOutput`, which the scheduler
+ * publishes on its message bus). No `prior_read`: Gemini has no
+ * read-before-edit check.
  */
-const FEATURES = ['sessions', 'spill_files'];
+const FEATURES = ['sessions', 'spill_files', 'cancel', 'updates'];
 
 /** A baseLlmClient that fails loudly: with no model, nothing may ask one. */
 const NO_MODEL = new Proxy(
@@ -62,9 +67,10 @@ async function openSession(params) {
   const session = { calls: 0 };
   const sessionId = await sessions.open(session, async (id) => {
     session.config = await newConfig(id, root, overrides);
+    session.schedulerId = `toolpass-${id}`;
     session.scheduler = new gemini.Scheduler({
       context: session.config,
-      schedulerId: `toolpass-${id}`,
+      schedulerId: session.schedulerId,
       getPreferredEditor: () => undefined,
     });
   });
@@ -72,6 +78,13 @@ async function openSession(params) {
 }
 
 async function newConfig(sessionId, root, params) {
+  const approvalMode = params.approvalMode ?? gemini.ApprovalMode.YOLO;
+  // The policy rules Gemini CLI's own host loads for a session
+  // (`createPolicyEngineConfig`: the TOML policies the package ships, e.g.
+  // read-only tools allowed in plan mode, write tools asking in default
+  // mode, `ask_user` denied when not interactive). Without them Gemini's
+  // engine asks for every tool in any mode but yolo.
+  const policyEngineConfig = await gemini.createPolicyEngineConfig({}, approvalMode, undefined, false);
   const settings = new gemini.Config({
     sessionId,
     targetDir: root,
@@ -79,7 +92,7 @@ async function newConfig(sessionId, root, params) {
     debugMode: false,
     model: MODEL,
     interactive: false,
-    approvalMode: gemini.ApprovalMode.YOLO,
+    policyEngineConfig,
     coreTools: GEMINI_TOOLS,
     telemetry: { enabled: false },
     usageStatisticsEnabled: false,
@@ -90,6 +103,7 @@ async function newConfig(sessionId, root, params) {
     // pinning it off makes every machine judge that GrepTool.
     useRipgrep: false,
     ...params,
+    approvalMode,
   });
   await settings.initialize();
   // write_file asks for the client eagerly; it must never be used.
@@ -113,13 +127,39 @@ function listTools({ sessionId }) {
   return { tools };
 }
 
-async function callTool(params) {
+async function callTool(params, { signal = new AbortController().signal } = {}) {
   const context = callContext(params);
   const session = sessions.get(context.sessionId);
   const call = toGeminiCall(params.name, params.arguments ?? {});
   const request = toolRequest(context, ++session.calls, call.name, call.args);
-  const [done] = await session.scheduler.schedule([request], new AbortController().signal);
-  return toOutcome(done);
+  const onOutput = progressSender(params._meta?.progressToken, (method, note) => output.write(notificationLine(method, note)));
+  const unfollow = onOutput ? followLiveOutput(session, request.callId, onOutput) : () => {};
+  try {
+    const [done] = await session.scheduler.schedule([request], signal);
+    return toOutcome(done);
+  } finally {
+    unfollow();
+  }
+}
+
+/**
+ * Sends each new `liveOutput` of the call `callId` to `onOutput`: Gemini's
+ * scheduler keeps a running tool's `updateOutput` as the call's
+ * liveOutput and publishes every state change of its calls as
+ * TOOL_CALLS_UPDATE on the session's message bus. Returns the unsubscribe.
+ */
+function followLiveOutput(session, callId, onOutput) {
+  const bus = session.config.getMessageBus();
+  let last;
+  const listener = (message) => {
+    if (message.schedulerId !== session.schedulerId) return;
+    const live = message.toolCalls?.find((c) => c.request?.callId === callId)?.liveOutput;
+    if (live === undefined || live === last) return;
+    last = live;
+    onOutput(live);
+  };
+  bus.subscribe(gemini.MessageBusType.TOOL_CALLS_UPDATE, listener);
+  return () => bus.unsubscribe(gemini.MessageBusType.TOOL_CALLS_UPDATE, listener);
 }
 
 await runAdapter(

@@ -15,8 +15,10 @@ import { pickConfig } from '../common/outcome.mjs';
 import { startCall } from './lib/calls.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
 import { toConfirmation, toQwenAnswer } from './lib/confirmation.mjs';
+import { adapterFeatures } from './lib/features.mjs';
 import { awaitingOutcome, toDescriptor, toOutcome } from './lib/outcome.mjs';
 import { pinnedRipgrep } from './lib/ripgrep.mjs';
+import { progressSender } from '../common/updates.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, 'node_modules', '@qwen-code', 'qwen-code');
@@ -36,15 +38,21 @@ if (ripgrep instanceof Error) {
   process.stderr.write(`qwen-code adapter: ${ripgrep.message}\n`);
   process.exit(3);
 }
-const qwen = await load(indexExports(path.join(pkg, 'chunks')), ['Config', 'executeToolCall']);
+const qwen = await load(indexExports(path.join(pkg, 'chunks')), [
+  'Config',
+  'executeToolCall',
+  'loadPty',
+  'shouldDefaultToNodePty',
+]);
 
-/**
- * What this adapter can do through Qwen: prior reads are Qwen's own,
- * spilled output is Qwen's `persistedOutputFiles`, confirmations are its
- * scheduler's `awaiting_approval`, and a background shell's end is the
- * notification its BackgroundShellRegistry sends the model.
- */
-const FEATURES = ['sessions', 'prior_read', 'spill_files', 'confirm', 'notices', 'background_shell'];
+// Whether Qwen's shell runs foreground commands on a pty here: Qwen's own
+// `loadPty()` (imported from inside its bundle, so it resolves node-pty as
+// Qwen does) and the default every session's Config takes.
+const pty = await qwen.loadPty();
+if (pty.impl === null) {
+  process.stderr.write(`qwen-code adapter: Qwen's loadPty found no node-pty (${pty.loadError}); its shell runs on pipes\n`);
+}
+const FEATURES = adapterFeatures({ ptyLoaded: pty.impl !== null, ptyChosen: qwen.shouldDefaultToNodePty() });
 
 /** Session config keys that are Qwen Config params of the same name. */
 const PASSED_THROUGH = [
@@ -158,7 +166,7 @@ function forwardShellNotices(sessionId, current) {
   });
 }
 
-async function callTool(params) {
+async function callTool(params, { signal } = {}) {
   const { name, arguments: args = {} } = params;
   const context = callContext(params);
   const current = sessions.get(context.sessionId);
@@ -167,19 +175,22 @@ async function callTool(params) {
   if (current.inFlight.has(request.callId)) {
     throw new RpcError(-32602, `call ${request.callId} is still in flight in session ${context.sessionId}`);
   }
-  const call = startCall(qwen.executeToolCall, current.config, request);
+  const onOutput = progressSender(params._meta?.progressToken, (method, note) => output.write(notificationLine(method, note)));
+  const call = startCall(qwen.executeToolCall, current.config, request, { signal, onOutput });
   current.inFlight.set(request.callId, call);
   return drive(current, call, () => call.next());
 }
 
 /** `toolpass/confirm`: answers a parked call and returns what it does next. */
-async function confirm(params) {
+async function confirm(params, { signal } = {}) {
   const current = sessions.get(params?.sessionId);
   const call = current.inFlight.get(params.callId);
   if (!call?.parked) {
     throw new RpcError(-32602, `no call ${params.callId} awaits confirmation in session ${params.sessionId}`);
   }
   const [outcome, payload] = toQwenAnswer(params, call.parked);
+  // The confirm request now runs the call, so cancelling it cancels the call.
+  call.follow(signal);
   return drive(current, call, () => call.answer(outcome, payload));
 }
 

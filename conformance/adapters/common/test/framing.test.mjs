@@ -48,6 +48,42 @@ test('calls run one at a time, in order, whatever each takes', async () => {
   assert.deepEqual(replies.map((r) => r.id), [1, 2]);
 });
 
+test('notifications/cancelled aborts a running request at once, and a queued one before it starts', async () => {
+  const input = new PassThrough();
+  const written = [];
+  const seen = [];
+  let started;
+  const running = new Promise((resolve) => (started = resolve));
+  const done = serve(
+    async (method, _params, { requestId, signal }) => {
+      seen.push({ method, requestId, abortedAtStart: signal.aborted });
+      if (method !== 'wait') return {};
+      started();
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      return { reason: signal.reason.message };
+    },
+    input,
+    { write: (s) => written.push(s) },
+  );
+  const line = (message) => input.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+  line({ id: 1, method: 'wait' });
+  line({ id: 2, method: 'queued' });
+  await running;
+  line({ method: 'notifications/cancelled', params: { requestId: 2 } });
+  line({ method: 'notifications/cancelled', params: { requestId: 99, reason: 'never sent' } });
+  line({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user pressed Esc' } });
+  input.end();
+  await done;
+  assert.deepEqual(written.map((s) => JSON.parse(s)), [
+    { jsonrpc: '2.0', id: 1, result: { reason: 'user pressed Esc' } },
+    { jsonrpc: '2.0', id: 2, result: {} },
+  ]);
+  assert.deepEqual(seen, [
+    { method: 'wait', requestId: 1, abortedAtStart: false },
+    { method: 'queued', requestId: 2, abortedAtStart: true },
+  ]);
+});
+
 test('an unknown session is -32010, and a closed one is unknown', () => {
   const sessions = new Sessions('p');
   const id = sessions.add({ n: 1 });

@@ -40,6 +40,15 @@ test('a string is text, a FileDiff a diff; other shapes are left to the adapter'
   assert.equal(diff.path, '/r/f');
 });
 
+test("a modified proposal's user half is userStat; an unmodified one has none", () => {
+  const base = { fileDiff: '--- f\n+++ f\n@@ -1 +1,2 @@\n-a\n+b\n+c\n', filePath: '/r/f', originalContent: 'a\n', newContent: 'b\nc\n' };
+  const user = { model_added_lines: 1, model_removed_lines: 1, user_added_lines: 1, user_removed_lines: 0, user_added_chars: 1, user_removed_chars: 0 };
+  assert.deepEqual(commonDisplay({ ...base, diffStat: user }).userStat, { addedLines: 1, removedLines: 0 });
+  const untouched = { ...user, user_added_lines: 0, user_added_chars: 0 };
+  assert.equal(commonDisplay({ ...base, diffStat: untouched }).userStat, undefined);
+  assert.equal(commonDisplay(base).userStat, undefined);
+});
+
 test('config keys are picked; an unmappable one is refused with -32602', () => {
   assert.deepEqual(pickConfig({ a: 1 }, ['a', 'b'], 'Peer'), { a: 1 });
   assert.deepEqual(pickConfig(undefined, ['a'], 'Peer'), {});

@@ -62,16 +62,37 @@ export class InFlight {
   cancel(reason) {
     this.controller.abort(reason);
   }
+
+  /**
+   * Cancels the call when `signal` aborts: the signal of the request that
+   * started it or of the `toolpass/confirm` that runs it, which the
+   * client's `notifications/cancelled` aborts. One already aborted cancels
+   * at once.
+   */
+  follow(signal) {
+    if (!signal) return;
+    if (signal.aborted) this.cancel(signal.reason);
+    else signal.addEventListener('abort', () => this.cancel(signal.reason), { once: true });
+  }
 }
 
 /**
  * Starts `request` through `execute(config, request, signal, options)`
- * (Qwen's `executeToolCall`) and returns its InFlight.
+ * (Qwen's `executeToolCall`) and returns its InFlight. `signal` (the
+ * request's) cancels it, before it starts too (Qwen then answers "Tool call
+ * cancelled before execution." and runs nothing); `onOutput(chunk)` gets
+ * each live output update of the call (Qwen's `outputUpdateHandler`).
  */
-export function startCall(execute, config, request) {
+export function startCall(execute, config, request, { signal, onOutput } = {}) {
   const call = new InFlight(request.callId);
+  call.follow(signal);
   let status;
   const options = {
+    outputUpdateHandler: onOutput
+      ? (callId, chunk) => {
+          if (callId === request.callId) onOutput(chunk);
+        }
+      : undefined,
     onToolCallsUpdate: (calls) => {
       const mine = calls.find((c) => c.request?.callId === request.callId);
       if (mine?.status === 'awaiting_approval') call.push({ kind: 'awaiting', details: mine.confirmationDetails });

@@ -11,7 +11,15 @@ import { canonicalCode, commonDisplay, envelope, modelText } from '../../common/
  */
 export function toOutcome(response, observed = {}) {
   const llmContent = modelText(response);
-  if (observed.status === 'cancelled') return envelope({ status: 'cancelled', llmContent });
+  if (observed.status === 'cancelled') {
+    // Qwen's scheduler keeps a declined edit's FileDiff as the cancelled
+    // call's resultDisplay (setStatusInternal, `cancelled`), and a running
+    // shell's live output when it is cancelled while it runs.
+    const cancelled = { status: 'cancelled', llmContent };
+    const display = toDisplay(response?.resultDisplay);
+    if (display) cancelled.display = display;
+    return envelope(cancelled);
+  }
   const failed = Boolean(response?.error) || Boolean(response?.errorType);
   const toolpass = { status: failed ? 'error' : 'success', llmContent };
   if (failed) {

@@ -99,6 +99,21 @@ test('a created file has no old content; the stat is counted off the diff when Q
   assert.deepEqual(display, { type: 'diff', path: 'n.txt', new: 'x\ny\n', stat: { addedLines: 2, removedLines: 0 }, diff: '--- a\n+++ b\n@@ -0,0 +1,2 @@\n+x\n+y\n' });
 });
 
+test("a declined edit keeps its proposal's diff on display, as Qwen's scheduler does", () => {
+  const outcome = toOutcome(
+    {
+      responseParts: [{ functionResponse: { response: { error: '[Operation Cancelled] Reason: User did not allow tool call' } } }],
+      resultDisplay: { fileDiff: '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n', filePath: '/r/a', originalContent: 'x\n', newContent: 'y\n' },
+    },
+    { status: 'cancelled' },
+  );
+  assert.equal(outcome._meta.toolpass.status, 'cancelled');
+  assert.deepEqual(
+    [outcome._meta.toolpass.display.type, outcome._meta.toolpass.display.old, outcome._meta.toolpass.display.new],
+    ['diff', 'x\n', 'y\n'],
+  );
+});
+
 test('text displays, spilled output, and displays with no toolpass form', () => {
   const outcome = toOutcome({
     responseParts: [{ functionResponse: { response: { output: 'cut' } } }],

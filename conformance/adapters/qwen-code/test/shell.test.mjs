@@ -11,7 +11,7 @@ import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { connect, notInstalled } from '../../common/smoke.mjs';
+import { connect, groupAlive, groupGone, notInstalled, progressOf, startTokenedCall } from '../../common/smoke.mjs';
 
 const adapterDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const skip = notInstalled(adapterDir);
@@ -34,27 +34,6 @@ async function session(t, approvalMode, files = {}) {
     (await peer.request('toolpass/confirm', { sessionId, callId, outcome, ...extra }))._meta.toolpass;
   const close = () => peer.request('toolpass/session.close', { sessionId });
   return { peer, root, sessionId, call, confirm, close };
-}
-
-/** Whether any process is left in the process group `pgid`. */
-function groupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (e) {
-    if (e.code === 'ESRCH') return false;
-    throw e;
-  }
-}
-
-/** Waits up to `ms` for the group to empty; true when it did. */
-async function groupGone(pgid, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (groupAlive(pgid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 /** The pid Qwen reports for a background shell it started. */
@@ -201,4 +180,56 @@ test('a command still running when stdin closes is cancelled and its group kille
   assert.equal(outcome.status, 'cancelled', outcome.llmContent);
   assert.equal(await exited, 0);
   assert.equal(await groupGone(pid), true, `process group ${pid} outlived the adapter`);
+});
+
+/** Starts a run_shell_command with `progressToken` = its call id. */
+const startShell = (s, command, callId) => startTokenedCall(s.peer, s.sessionId, 'run_shell_command', { command }, callId);
+
+test("a running command's output arrives as notifications/progress under the call's token", slow, async (t) => {
+  const s = await session(t, 'yolo');
+  const { outcome } = startShell(s, 'echo first-line; while [ ! -e go ]; do sleep 0.05; done; echo second-line', 'p1');
+  const first = await s.peer.notification(progressOf('p1', 'first-line'), 20_000);
+  assert.equal(first.params.progress >= 1, true);
+  fs.writeFileSync(path.join(s.root, 'go'), '');
+  const done = await outcome;
+  assert.equal(done.status, 'success', done.llmContent);
+  assert.match(done.llmContent, /first-line\n.*second-line/s);
+  // A call without a token gets no updates.
+  const quiet = await s.call('run_shell_command', { command: 'echo untokened' }, 'p2');
+  assert.equal(quiet.status, 'success');
+  assert.equal((await s.peer.notification(progressOf('p2', ''), 1).catch(() => undefined)), undefined);
+});
+
+test('notifications/cancelled stops a running command: the call is cancelled and its group killed', slow, async (t) => {
+  const s = await session(t, 'yolo');
+  const { id, outcome } = startShell(s, 'echo $$ > pid; echo started; while true; do sleep 0.05; done', 'k1');
+  await s.peer.notification(progressOf('k1', 'started'), 20_000);
+  const pid = Number(fs.readFileSync(path.join(s.root, 'pid'), 'utf8'));
+  s.peer.notify('notifications/cancelled', { requestId: id, reason: 'test' });
+  const done = await outcome;
+  assert.equal(done.status, 'cancelled', done.llmContent);
+  assert.equal(await groupGone(pid), true, `process group ${pid} outlived its cancelled call`);
+  // The session goes on.
+  assert.equal((await s.call('run_shell_command', { command: 'echo after' }, 'k2')).status, 'success');
+});
+
+test('a call cancelled while it waits its turn never runs', slow, async (t) => {
+  const s = await session(t, 'yolo');
+  const first = startShell(s, 'echo started; while [ ! -e go ]; do sleep 0.05; done', 'q1');
+  const queued = startShell(s, 'touch never-made', 'q2');
+  await s.peer.notification(progressOf('q1', 'started'), 20_000);
+  s.peer.notify('notifications/cancelled', { requestId: queued.id });
+  fs.writeFileSync(path.join(s.root, 'go'), '');
+  assert.equal((await first.outcome).status, 'success');
+  const skipped = await queued.outcome;
+  assert.equal(skipped.status, 'cancelled', skipped.llmContent);
+  assert.equal(fs.existsSync(path.join(s.root, 'never-made')), false);
+});
+
+test('shell_pty is advertised exactly when the commands run on a pty', slow, async (t) => {
+  const s = await session(t, 'yolo');
+  const init = await s.peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+  const advertised = init.capabilities.toolpass.features.includes('shell_pty');
+  const tty = await s.call('run_shell_command', { command: 'tty' }, 't1');
+  assert.equal(/Output: \/dev\/pts\/\d+/.test(tty.llmContent), advertised, tty.llmContent);
 });

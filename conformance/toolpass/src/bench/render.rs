@@ -16,7 +16,7 @@ pub fn text(bench: &Bench) -> String {
         .map(|t| printable_line(&t.name))
         .collect();
     let first = names.first().map_or("", String::as_str);
-    out.push_str("start-up, spawn to `initialize` answered (p50 / p99):\n");
+    out.push_str("start-up, spawn to `initialize` answered (p50 / p95 / p99):\n");
     let labels: Vec<String> = bench
         .implementations
         .iter()
@@ -33,7 +33,7 @@ pub fn text(bench: &Bench) -> String {
     }
     let _ = writeln!(
         out,
-        "\nper call, tools/call round trip (p50 / p99 ms, calls), {} round{} after {} warm-up:",
+        "\nper call, tools/call round trip (p50 / p95 / p99 ms, calls), {} round{} after {} warm-up:",
         bench.rounds,
         if bench.rounds == 1 { "" } else { "s" },
         bench.warmup
@@ -46,7 +46,7 @@ pub fn text(bench: &Bench) -> String {
     let tool_width = tools.iter().map(|t| t.chars().count()).max().unwrap_or(0);
     let _ = write!(out, "  {:<tool_width$}", "tool");
     for name in &names {
-        let _ = write!(out, "  {name:<34}");
+        let _ = write!(out, "  {name:<42}");
     }
     out.push('\n');
     for (row, tool) in bench.tools.iter().zip(&tools) {
@@ -64,7 +64,7 @@ pub fn text(bench: &Bench) -> String {
                     text
                 }
             };
-            let _ = write!(out, "  {text:<34}");
+            let _ = write!(out, "  {text:<42}");
         }
         out.push('\n');
     }
@@ -94,7 +94,12 @@ pub fn text(bench: &Bench) -> String {
 }
 
 fn pair(stats: &Stats) -> String {
-    format!("{} / {}", ms(stats.p50_ms), ms(stats.p99_ms))
+    format!(
+        "{} / {} / {}",
+        ms(stats.p50_ms),
+        ms(stats.p95_ms),
+        ms(stats.p99_ms)
+    )
 }
 
 /// Milliseconds with three significant digits or so.

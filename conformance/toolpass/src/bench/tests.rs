@@ -32,8 +32,13 @@ pub(super) fn timed(name: &str) -> Timed {
 fn percentiles_are_nearest_rank() {
     let sorted: Vec<f64> = (1..=100).map(f64::from).collect();
     assert_eq!(percentile(&sorted, 50.0), 50.0);
+    assert_eq!(percentile(&sorted, 95.0), 95.0);
     assert_eq!(percentile(&sorted, 99.0), 99.0);
     assert_eq!(percentile(&[7.0], 99.0), 7.0);
+    // Twenty times: p95 is the 19th, p99 the slowest.
+    let twenty: Vec<Duration> = (1..=20).map(ms).collect();
+    let stats = Stats::of(&twenty);
+    assert_eq!((stats.p95_ms, stats.p99_ms), (19.0, 20.0));
     assert_eq!(percentile(&[], 50.0), 0.0);
     let stats = Stats::of(&[ms(3), ms(1), ms(2)]);
     assert_eq!(

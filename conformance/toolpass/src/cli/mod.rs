@@ -94,7 +94,7 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Time the scenarios' calls through the protocol against one or
     /// several implementations (`--impl` once each), interleaved, warm-up
-    /// discarded: start-up and per-call p50/p99 per tool, each
+    /// discarded: start-up and per-call p50/p95/p99 per tool, each
     /// implementation's ratio to the first, and a warning when the figures
     /// are unstable.
     Bench(Box<bench::BenchArgs>),
