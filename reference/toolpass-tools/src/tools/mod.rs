@@ -5,6 +5,7 @@
 pub mod collate;
 pub mod dir_arg;
 pub mod edit;
+pub(crate) mod exec_file;
 pub mod glob;
 pub mod grep_search;
 mod guarded_write;

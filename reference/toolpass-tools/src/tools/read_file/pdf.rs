@@ -9,12 +9,11 @@
 //! they would resolve again.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::tools::exec_file::exec_file;
 
 /// `PDF_MAX_PAGES_PER_READ`.
 pub(super) const MAX_PAGES_PER_READ: u32 = 20;
@@ -299,9 +298,8 @@ impl PdfTools {
     }
 }
 
-/// Runs `program` with a timeout, keeping at most `max_stdout` bytes of its
-/// output (the child is killed past that, like Node's `maxBuffer`). `None`
-/// when it cannot be started.
+/// Runs `program` as Node's `execFile` does (`exec_file`), its output as
+/// the text Node hands the callback.
 fn run(
     program: &str,
     args: &[&str],
@@ -309,72 +307,15 @@ fn run(
     timeout: Duration,
     max_stdout: usize,
 ) -> Option<Run> {
-    let stdin = match input {
-        Some(file) => {
-            let mut file = file.try_clone().ok()?;
-            file.seek(SeekFrom::Start(0)).ok()?;
-            Stdio::from(file)
-        }
-        None => Stdio::null(),
-    };
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    let stdout = child.stdout.take()?;
-    let stderr = child.stderr.take()?;
-    let overflowed = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&overflowed);
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let limit = u64::try_from(max_stdout)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1);
-        let _ = stdout.take(limit).read_to_end(&mut buf);
-        if buf.len() > max_stdout {
-            flag.store(true, Ordering::Relaxed);
-        }
-        buf
-    });
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stderr.take(1 << 20).read_to_end(&mut buf);
-        buf
-    });
-    let deadline = Instant::now() + timeout;
-    let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                timed_out = true;
-                let _ = child.kill();
-                break child.wait().ok();
-            }
-            Ok(None) => {
-                if overflowed.load(Ordering::Relaxed) {
-                    // The reader stopped at the limit; a child still writing
-                    // would block on the full pipe forever.
-                    let _ = child.kill();
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
-            Err(_) => break None,
-        }
-    };
-    let mut stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let max_buffer_exceeded = stdout.len() > max_stdout;
-    stdout.truncate(max_stdout);
+    let mut command = Command::new(program);
+    command.args(args);
+    let done = exec_file(command, input, timeout, max_stdout)?;
     Some(Run {
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        code: status.and_then(|s| s.code()).unwrap_or(1),
-        max_buffer_exceeded,
-        timed_out,
+        stdout: String::from_utf8_lossy(&done.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
+        code: done.code.unwrap_or(1),
+        max_buffer_exceeded: done.max_buffer_exceeded,
+        timed_out: done.timed_out,
     })
 }
 

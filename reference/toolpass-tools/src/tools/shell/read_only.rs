@@ -7,19 +7,18 @@
 //! second, only when the command runs `git diff` or `git status`.
 
 use std::cell::OnceCell;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use toolpass_core::shell_read_only::{GIT_CONFIG_PROBE, GitConfigRisk, Safety, classify};
 
+use crate::tools::exec_file::exec_file;
+
 /// How long git may take to answer (Qwen's `timeout: 1e3`).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
-/// How often a running probe is looked at.
-const PROBE_POLL: Duration = Duration::from_millis(5);
 /// The most output read from git (Qwen's `maxBuffer: 64 * 1024`).
-const PROBE_MAX_OUTPUT: u64 = 64 * 1024;
+const PROBE_MAX_OUTPUT: usize = 64 * 1024;
 
 /// Judges commands that run in one directory, asking git at most once.
 pub(super) struct Judge {
@@ -58,45 +57,21 @@ fn local_git_config_risk(directory: &Path) -> GitConfigRisk {
     if !directory.is_dir() {
         return GitConfigRisk::NONE;
     }
-    let child = Command::new("git")
-        .arg("-C")
-        .arg(directory)
-        .args(GIT_CONFIG_PROBE)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(mut child) = child else {
-        return GitConfigRisk::UNKNOWN;
-    };
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < PROBE_TIMEOUT => std::thread::sleep(PROBE_POLL),
-            _ => {
-                // Killed and reaped so that no zombie is left; the answer is
-                // "assume the worst" either way.
-                let _ = child.kill();
-                let _ = child.wait();
-                return GitConfigRisk::UNKNOWN;
-            }
+    let mut git = Command::new("git");
+    git.arg("-C").arg(directory).args(GIT_CONFIG_PROBE);
+    match exec_file(git, None, PROBE_TIMEOUT, PROBE_MAX_OUTPUT) {
+        Some(run) if !run.timed_out && !run.max_buffer_exceeded => {
+            GitConfigRisk::from_probe(run.code, &run.stdout)
         }
-    };
-    let mut output = Vec::new();
-    let read = child
-        .stdout
-        .take()
-        .map(|stdout| stdout.take(PROBE_MAX_OUTPUT + 1).read_to_end(&mut output));
-    if !matches!(read, Some(Ok(_))) || output.len() as u64 > PROBE_MAX_OUTPUT {
-        return GitConfigRisk::UNKNOWN;
+        // Not started, too slow or too much: the worst is assumed.
+        _ => GitConfigRisk::UNKNOWN,
     }
-    GitConfigRisk::from_probe(status.code(), &output)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Stdio;
 
     fn git(dir: &Path, args: &[&str]) -> bool {
         Command::new("git")
