@@ -21,6 +21,8 @@ type ModulePath = Vec<String>;
 /// One crate's files by module path, each with its code.
 struct Modules {
     files: BTreeMap<ModulePath, (PathBuf, String)>,
+    /// Each module's `pub use` paths, read once for every lookup.
+    exports: BTreeMap<ModulePath, Vec<ModulePath>>,
 }
 
 impl Modules {
@@ -48,7 +50,18 @@ impl Modules {
             let text = std::fs::read_to_string(&path).unwrap();
             files.insert(module, (path, code_of(&text)));
         }
-        Modules { files }
+        Modules::with_exports(files)
+    }
+
+    fn with_exports(files: BTreeMap<ModulePath, (PathBuf, String)>) -> Modules {
+        let mut crate_ = Modules {
+            files,
+            exports: BTreeMap::new(),
+        };
+        crate_.exports = (crate_.files.iter())
+            .map(|(module, (_, code))| (module.clone(), imports(code, module, &crate_, true)))
+            .collect();
+        crate_
     }
 
     /// The module a path leads to: the longest one it names, followed
@@ -61,11 +74,9 @@ impl Modules {
         let (Some(item), true) = (path.get(module.len()), depth < 8) else {
             return Some(module.to_vec());
         };
-        let reexported = imports(&self.files[module].1, module, self, true)
-            .into_iter()
-            .find(|p| p.last() == Some(item));
+        let reexported = self.exports[module].iter().find(|p| p.last() == Some(item));
         match reexported {
-            Some(origin) => self.resolve(&origin, depth + 1),
+            Some(origin) => self.resolve(origin, depth + 1),
             None => Some(module.to_vec()),
         }
     }
@@ -93,7 +104,7 @@ impl Modules {
             .into_iter()
             .map(|(m, text)| (m, (PathBuf::new(), code_of(text))))
             .collect();
-        Modules { files }
+        Modules::with_exports(files)
     }
 }
 
