@@ -183,9 +183,13 @@ impl Server {
     }
 
     fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
-        // The server chooses a session's tools: every file tool of the
-        // tool layer (the session drops the ones its config disables).
-        let mut session = Session::new(root, config, toolpass_tools::tools::all())?;
+        // The server chooses a session's tools: every tool of the tool
+        // layer, each built on its first call (the registry drops the ones
+        // the config disables).
+        let mut session = Session::new(root, config, Vec::new())?;
+        for (name, factory) in toolpass_tools::tools::factories() {
+            session.registry().register_factory(name, factory);
+        }
         self.opened += 1;
         let id = format!("s{}", self.opened);
         session.set_id(&id);

@@ -117,10 +117,14 @@ impl Worker {
             Job::Call(call) => self.call(id, call).await,
             Job::Confirm(params, cancellation) => self.confirm(id, params, cancellation).await,
             Job::List => {
-                let tools = self
-                    .session
-                    .registry()
-                    .declarations()
+                let registry = self.session.registry();
+                for failure in registry.warm_all() {
+                    tracing::error!("a tool could not be built: {failure}");
+                }
+                let declarations = registry.declarations();
+                let tools = declarations
+                    .tools
+                    .iter()
                     .map(|t| convert::descriptor(t.as_ref()))
                     .collect();
                 let result = ToolsListResult {

@@ -22,7 +22,7 @@ use crate::workspace::Workspace;
 /// A session.
 pub struct Session {
     workspace: Workspace,
-    registry: Registry,
+    registry: Arc<Registry>,
     /// The approval mode now: the config's at first, changed by a "proceed
     /// always" the user gives an edit (Qwen's `setApprovalMode`).
     approval_mode: Mutex<ApprovalMode>,
@@ -39,7 +39,7 @@ impl Session {
         config: SessionConfig,
         tools: impl IntoIterator<Item = Arc<dyn Tool>>,
     ) -> io::Result<Self> {
-        let mut registry = Registry::new(config.disabled_tools.iter().cloned());
+        let registry = Arc::new(Registry::new(config.disabled_tools.iter().cloned()));
         for tool in tools {
             registry.register(tool);
         }
@@ -69,13 +69,8 @@ impl Session {
 
     /// The tools.
     #[must_use]
-    pub fn registry(&self) -> &Registry {
+    pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
-    }
-
-    /// The tools, for revealing deferred ones.
-    pub fn registry_mut(&mut self) -> &mut Registry {
-        &mut self.registry
     }
 }
 
@@ -100,8 +95,12 @@ mod tests {
     use super::*;
 
     fn names(session: &Session) -> Vec<String> {
-        let tools = session.registry().declarations();
-        tools.map(|t| t.name().to_owned()).collect()
+        let declarations = session.registry().declarations();
+        declarations
+            .tools
+            .iter()
+            .map(|t| t.name().to_owned())
+            .collect()
     }
 
     #[test]

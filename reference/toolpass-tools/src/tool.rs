@@ -74,6 +74,20 @@ pub trait Tool: Send + Sync {
     fn always_load(&self) -> bool {
         false
     }
+    /// Words `tool_search` matches whole besides the name and description
+    /// (Qwen's `searchHint`; an MCP tool's is `mcp <server>`).
+    fn search_hint(&self) -> Option<&str> {
+        None
+    }
+    /// The MCP server the tool comes from; `None` for a built-in tool.
+    fn mcp_server(&self) -> Option<&str> {
+        None
+    }
+    /// Other names `disabledTools` and permissions know the tool by (Qwen's
+    /// `permissionAliases`: an MCP tool's name under the other name rule).
+    fn permission_aliases(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The tool's own output budget in characters, if it overrides the
     /// session's (Qwen's `maxOutputChars`, which may read the settings).
     fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
@@ -275,6 +289,9 @@ pub trait DeclarativeTool: Send + Sync {
     /// Listed even when deferred (Qwen's `alwaysLoad`).
     const ALWAYS_LOAD: bool = false;
 
+    /// See [`Tool::search_hint`].
+    const SEARCH_HINT: Option<&'static str> = None;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
 
@@ -356,6 +373,10 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
 
     fn always_load(&self) -> bool {
         self.declaration.always_load
+    }
+
+    fn search_hint(&self) -> Option<&str> {
+        T::SEARCH_HINT
     }
 
     fn max_output_chars(&self, workspace: &Workspace) -> Option<usize> {

@@ -5,9 +5,13 @@ use crate::session::Session;
 /// Qwen's `getToolNotFoundMessage`: the three declared names closest by
 /// Levenshtein distance.
 pub(super) fn tool_not_found_message(session: &Session, name: &str) -> String {
-    let mut names: Vec<(usize, &str)> = session
-        .registry()
-        .declarations()
+    // The names to suggest are the declared ones, all of them: build the
+    // factories left first.
+    session.registry().warm_all();
+    let declarations = session.registry().declarations();
+    let mut names: Vec<(usize, &str)> = declarations
+        .tools
+        .iter()
         .map(|t| (levenshtein(name, t.name()), t.name()))
         .collect();
     // A stable sort by distance alone keeps declaration order among ties,

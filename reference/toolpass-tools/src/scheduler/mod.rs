@@ -109,7 +109,7 @@ pub fn schedule(
     arguments: &Value,
     context: &InvocationContext,
 ) -> Scheduled {
-    let Some(tool) = session.registry().get(name).cloned() else {
+    let Some(tool) = session.registry().get(name) else {
         let message = lookup::tool_not_found_message(session, name);
         let failure = Failure::new(ToolErrorCode::ToolNotRegistered, &message)
             .error_display(&message)

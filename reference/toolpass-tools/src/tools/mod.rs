@@ -21,22 +21,60 @@ pub mod write_file;
 
 use std::sync::Arc;
 
-use crate::tool::{Declared, Tool};
+use crate::registry::Factory;
+use crate::tool::{DeclarativeTool, Declared, Tool};
 
-/// Every tool this crate implements, in the order Qwen Code registers them
-/// (the model sees them sorted by name whatever the order).
+/// Builds one tool of the catalogue.
+type Constructor = fn() -> Arc<dyn Tool>;
+
+fn declared<T: DeclarativeTool + Default + 'static>() -> Arc<dyn Tool> {
+    Arc::new(Declared::<T>::default())
+}
+
+/// Every tool this crate implements with its name, in the order Qwen Code
+/// registers them (the model sees them sorted by name whatever the order).
+const CATALOGUE: &[(&str, Constructor)] = &[
+    (
+        read_file::ReadFileTool::NAME,
+        declared::<read_file::ReadFileTool>,
+    ),
+    (
+        write_file::WriteFileTool::NAME,
+        declared::<write_file::WriteFileTool>,
+    ),
+    (edit::EditTool::NAME, declared::<edit::EditTool>),
+    (
+        list_directory::ListDirectoryTool::NAME,
+        declared::<list_directory::ListDirectoryTool>,
+    ),
+    (
+        grep_search::GrepTool::NAME,
+        declared::<grep_search::GrepTool>,
+    ),
+    (glob::GlobTool::NAME, declared::<glob::GlobTool>),
+    (shell::ShellTool::NAME, declared::<shell::ShellTool>),
+    (
+        task_stop::TaskStopTool::NAME,
+        declared::<task_stop::TaskStopTool>,
+    ),
+];
+
+/// Every tool this crate implements, built.
 #[must_use]
 pub fn all() -> Vec<Arc<dyn Tool>> {
-    vec![
-        Arc::new(Declared::<read_file::ReadFileTool>::default()),
-        Arc::new(Declared::<write_file::WriteFileTool>::default()),
-        Arc::new(Declared::<edit::EditTool>::default()),
-        Arc::new(Declared::<list_directory::ListDirectoryTool>::default()),
-        Arc::new(Declared::<grep_search::GrepTool>::default()),
-        Arc::new(Declared::<glob::GlobTool>::default()),
-        Arc::new(Declared::<shell::ShellTool>::default()),
-        Arc::new(Declared::<task_stop::TaskStopTool>::default()),
-    ]
+    CATALOGUE.iter().map(|(_, construct)| construct()).collect()
+}
+
+/// Every tool this crate implements as a factory for
+/// [`Registry::register_factory`](crate::registry::Registry::register_factory):
+/// Qwen registers its tools so, to import a tool's module only when the
+/// model first calls it; here it keeps a session that never greps from
+/// ever building the grep tool.
+pub fn factories() -> impl Iterator<Item = (&'static str, Factory)> {
+    CATALOGUE.iter().map(|&(name, construct)| {
+        let factory: Factory = Box::new(move || Ok(construct()));
+        (name, factory)
+    })
 }
 
 #[cfg(test)]
@@ -60,6 +98,8 @@ mod tests {
                 "task_stop"
             ]
         );
+        let factory_names: Vec<&str> = factories().map(|(name, _)| name).collect();
+        assert_eq!(factory_names, names);
         for tool in &tools {
             assert_eq!(tool.parameter_schema()["type"], "object", "{}", tool.name());
             assert!(!tool.description().is_empty(), "{}", tool.name());
