@@ -61,9 +61,15 @@ pub enum Feature {
     Batch,
     /// `toolpass/notice` notifications for out-of-band events.
     Notices,
-    /// Deferred tools that stay hidden from `tools/list` until `tool_search`
-    /// reveals them.
+    /// Deferred tools: declared by name only (in the deferred-tools
+    /// reminder of `tools/list`) and found with `tool_search`.
     DeferredTools,
+    /// The reveal model: `tool_search` adds what it finds to `tools/list`;
+    /// a session picks it with `deferredTools: reveal`.
+    DeferredReveal,
+    /// The proxy model: hidden tools are called through `tool_call`; a
+    /// session picks it with `deferredTools: proxy`.
+    DeferredProxy,
     /// Tools from MCP servers named in the session config.
     Mcp,
     /// Shell commands that run in the background and report when done.
@@ -97,6 +103,8 @@ impl Feature {
         Feature::Batch,
         Feature::Notices,
         Feature::DeferredTools,
+        Feature::DeferredReveal,
+        Feature::DeferredProxy,
         Feature::Mcp,
         Feature::BackgroundShell,
         Feature::ShellPty,
@@ -115,6 +123,8 @@ impl Feature {
             "batch" => Feature::Batch,
             "notices" => Feature::Notices,
             "deferred_tools" => Feature::DeferredTools,
+            "deferred_tools:reveal" => Feature::DeferredReveal,
+            "deferred_tools:proxy" => Feature::DeferredProxy,
             "mcp" => Feature::Mcp,
             "background_shell" => Feature::BackgroundShell,
             "shell_pty" => Feature::ShellPty,
@@ -149,6 +159,8 @@ impl fmt::Display for Feature {
             Feature::Batch => "batch",
             Feature::Notices => "notices",
             Feature::DeferredTools => "deferred_tools",
+            Feature::DeferredReveal => "deferred_tools:reveal",
+            Feature::DeferredProxy => "deferred_tools:proxy",
             Feature::Mcp => "mcp",
             Feature::BackgroundShell => "background_shell",
             Feature::ShellPty => "shell_pty",

@@ -82,8 +82,8 @@ pub use request_id::RequestId;
 pub use response_error::ResponseError;
 pub use schema::{SchemaFile, drop_null, schemas};
 pub use session::{
-    ApprovalMode, EmptyResult, McpServerConfig, SessionCloseParams, SessionConfig, SessionId,
-    SessionOpenParams, SessionOpenResult,
+    ApprovalMode, DeferredToolsModel, EmptyResult, McpServerConfig, SessionCloseParams,
+    SessionConfig, SessionId, SessionOpenParams, SessionOpenResult,
 };
 pub use tools::{
     BatchCall, BatchParams, BatchResult, CallContext, CallMeta, ConfirmOutcome, ConfirmParams,

@@ -61,12 +61,29 @@ pub struct SessionConfig {
     /// Tools removed from the registry, by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disabled_tools: Vec<String>,
+    /// How a deferred tool is reached once `tool_search` found it: the
+    /// implementation's own model when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred_tools: Option<DeferredToolsModel>,
     /// MCP servers to connect, by server name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
     /// Environment variables for the processes the tools start.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+}
+
+/// The two models of deferred tools Qwen Code has had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum DeferredToolsModel {
+    /// `tool_search` reveals what it returns: the tools join the
+    /// declaration list and are called directly (Qwen before 0.24.4).
+    #[serde(rename = "reveal")]
+    Reveal,
+    /// `tool_search` only shows schemas; hidden tools are called through
+    /// `tool_call` and the declaration list never changes (Qwen 0.24.4).
+    #[serde(rename = "proxy")]
+    Proxy,
 }
 
 /// Qwen Code's approval modes, with Qwen's spelling.

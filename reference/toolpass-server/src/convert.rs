@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value};
 use toolpass_protocol::{
-    DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor, ToolDescriptorMeta, ToolKind,
-    ToolMeta,
+    DeferredToolsModel, DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor,
+    ToolDescriptorMeta, ToolKind, ToolMeta,
 };
-use toolpass_tools::config::ApprovalMode;
+use toolpass_tools::config::{ApprovalMode, DeferredModel};
 use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::Display;
@@ -116,6 +116,8 @@ pub(crate) fn error_outcome(code: ToolErrorCode, llm_content: String, message: S
 /// its own).
 pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
     match code {
+        ToolErrorCode::Unknown => ErrorCode::Unknown,
+        ToolErrorCode::ExecutionFailed => ErrorCode::ExecutionFailed,
         ToolErrorCode::InvalidToolParams => ErrorCode::InvalidToolParams,
         ToolErrorCode::ToolNotRegistered => ErrorCode::ToolNotRegistered,
         ToolErrorCode::FileNotFound => ErrorCode::FileNotFound,
@@ -167,6 +169,13 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
         approval_mode: config
             .approval_mode
             .map_or(defaults.approval_mode, approval_mode),
+        deferred_model: config.deferred_tools.map_or(
+            defaults.deferred_model,
+            |model| match model {
+                DeferredToolsModel::Reveal => DeferredModel::Reveal,
+                DeferredToolsModel::Proxy => DeferredModel::Proxy,
+            },
+        ),
         ..defaults
     }
 }

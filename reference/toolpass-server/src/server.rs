@@ -190,6 +190,10 @@ impl Server {
         for (name, factory) in toolpass_tools::tools::factories() {
             session.registry().register_factory(name, factory);
         }
+        let model = session.config().deferred_model;
+        for tool in toolpass_tools::tools::deferred_bridge(session.registry(), model) {
+            session.registry().register(tool);
+        }
         self.opened += 1;
         let id = format!("s{}", self.opened);
         session.set_id(&id);
@@ -361,6 +365,10 @@ fn features() -> Vec<Feature> {
         Feature::Updates,
         Feature::Notices,
         Feature::BackgroundShell,
+        // Both models: a session picks one with `deferredTools`.
+        Feature::DeferredTools,
+        Feature::DeferredReveal,
+        Feature::DeferredProxy,
     ];
     // Checked once: whether a foreground command will find a pty here.
     static PTY: OnceLock<bool> = OnceLock::new();

@@ -2,6 +2,8 @@
 
 /// The approval modes, from the core where the decision lives.
 pub use toolpass_core::approval::ApprovalMode;
+/// The deferred-tool models, from the core where the reminder lives.
+pub use toolpass_core::tool_search::reminder::DeferredModel;
 
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`.
 pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
@@ -37,6 +39,9 @@ pub struct SessionConfig {
     /// a session replays calls the model made, as a headless run with
     /// nobody to ask would carry them out (SPEC.md `confirm.default-mode`).
     pub approval_mode: ApprovalMode,
+    /// How a deferred tool is reached once `tool_search` found it. Proxy
+    /// when the session names none: what published Qwen Code does.
+    pub deferred_model: DeferredModel,
 }
 
 impl Default for SessionConfig {
@@ -48,6 +53,7 @@ impl Default for SessionConfig {
             disabled_tools: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             approval_mode: ApprovalMode::Yolo,
+            deferred_model: DeferredModel::Proxy,
         }
     }
 }

@@ -34,6 +34,11 @@ macro_rules! tool_error_codes {
 }
 
 tool_error_codes! {
+    /// A failure the tool gives no type (Qwen's default `unknown`).
+    Unknown => "unknown",
+    /// A call that could not run as asked (`tool_call` reached without
+    /// the scheduler).
+    ExecutionFailed => "execution_failed",
     /// Any tool: an argument breaks the schema or the tool's own rules.
     InvalidToolParams => "invalid_tool_params",
     /// The scheduler: no tool of that name in the session's registry.

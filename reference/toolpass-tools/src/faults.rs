@@ -7,6 +7,9 @@
 //! - `write.before_commit`: between a write's last freshness check and its
 //!   commit, another writer appends [`CONCURRENT_WRITE`] to the file; the
 //!   write must notice, refuse, and leave the other writer's bytes.
+//! - `declarations.update`: the update that publishes a reveal to the
+//!   model's declaration list fails; `tool_search` must take the reveal
+//!   back and say so.
 //! - `call.park`: the next call parks when it starts executing, sends one
 //!   update, and waits until it is cancelled, so a scenario can cancel a
 //!   call in flight deterministically (the scheduler does the parking).
@@ -24,6 +27,8 @@ pub enum FaultPoint {
     FsStat,
     /// `write.before_commit`.
     WriteBeforeCommit,
+    /// `declarations.update`.
+    DeclarationsUpdate,
     /// `call.park`: the next call parks when it starts executing until it
     /// is cancelled (or the client's input ends).
     CallPark,
@@ -31,9 +36,10 @@ pub enum FaultPoint {
 
 impl FaultPoint {
     /// Every point this implementation supports.
-    pub const ALL: [FaultPoint; 3] = [
+    pub const ALL: [FaultPoint; 4] = [
         FaultPoint::FsStat,
         FaultPoint::WriteBeforeCommit,
+        FaultPoint::DeclarationsUpdate,
         FaultPoint::CallPark,
     ];
 
@@ -43,6 +49,7 @@ impl FaultPoint {
         match self {
             FaultPoint::FsStat => "fs.stat",
             FaultPoint::WriteBeforeCommit => "write.before_commit",
+            FaultPoint::DeclarationsUpdate => "declarations.update",
             FaultPoint::CallPark => "call.park",
         }
     }

@@ -31,6 +31,8 @@ pub mod confirmation;
 pub mod context;
 pub mod errno;
 pub mod error_code;
+#[cfg(test)]
+mod fake_tool;
 pub mod faults;
 pub mod fileio;
 pub mod kind;

@@ -8,13 +8,13 @@ use serde_json::{Map, Value, json};
 use toolpass_protocol::method::{self, Method, NotificationMethod};
 use toolpass_protocol::{
     ApprovalMode, BatchCall, BatchParams, BatchResult, CallContext, CancelledParams,
-    ConfirmOutcome, ConfirmParams, Confirmation, DiffStat, EmptyResult, ErrorCode, FaultParams,
-    FaultPoint, Feature, Implementation, InitializeParams, InitializeResult, LogLevel,
-    LogMessageParams, McpServerConfig, Message, NoticeParams, Notification, Outcome,
-    ProgressParams, Question, QuestionOption, Request, RequestId, Response, ResultDisplay,
-    SessionCloseParams, SessionConfig, SessionId, SessionOpenParams, SessionOpenResult, Todo,
-    TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
-    ToolsListParams, ToolsListResult, read_message, write_message,
+    ConfirmOutcome, ConfirmParams, Confirmation, DeferredToolsModel, DiffStat, EmptyResult,
+    ErrorCode, FaultParams, FaultPoint, Feature, Implementation, InitializeParams,
+    InitializeResult, LogLevel, LogMessageParams, McpServerConfig, Message, NoticeParams,
+    Notification, Outcome, ProgressParams, Question, QuestionOption, Request, RequestId, Response,
+    ResultDisplay, SessionCloseParams, SessionConfig, SessionId, SessionOpenParams,
+    SessionOpenResult, Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
+    ToolsCallParams, ToolsListParams, ToolsListResult, read_message, write_message,
 };
 
 /// Writes `message`, reads it back, and checks that it is one line and the
@@ -168,6 +168,7 @@ fn requests_round_trip() {
             tool_output_batch_budget: Some(1000),
             approval_mode: Some(ApprovalMode::AutoEdit),
             disabled_tools: vec!["web_fetch".into()],
+            deferred_tools: Some(DeferredToolsModel::Reveal),
             mcp_servers: BTreeMap::from([(
                 "fixture".into(),
                 McpServerConfig {

@@ -11,6 +11,8 @@
 //! escaped text parses back to the same value, and the block holds no tag
 //! but its own.
 
+use super::reminder::DeferredModel;
+
 /// One layer of the answer, in the order Qwen writes them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Review<'a> {
@@ -19,9 +21,26 @@ pub struct Review<'a> {
     pub declarations: &'a [String],
     /// Names asked for that no tool has, as the model wrote them.
     pub missing: &'a [String],
+    /// Hidden tools whose schemas were withheld because the proxy model's
+    /// bridge is incomplete (`tool_call` is not registered): the model
+    /// could not call them.
+    pub bridge_unavailable: &'a [String],
     /// Names beyond `max_results`, not looked up.
     pub truncated: &'a [String],
 }
+
+/// What the proxy model answers about hidden tools it cannot reach.
+#[must_use]
+pub fn bridge_unavailable_message(names: &[String]) -> String {
+    format!(
+        "The deferred-tool bridge is incomplete in this session; hidden schemas were not returned for: {}",
+        names.join(", ")
+    )
+}
+
+/// What a keyword query is answered in the proxy model when the bridge is
+/// incomplete.
+pub const BRIDGE_UNAVAILABLE: &str = "The deferred-tool bridge is unavailable in this session, so hidden tool schemas cannot be reviewed or invoked.";
 
 /// Qwen's `escapeJsonTagCharacters`: `<`, `>` and `&` as JSON `\u` escapes.
 #[must_use]
@@ -59,6 +78,12 @@ impl Review<'_> {
         if !self.missing.is_empty() {
             parts.push(format!("Not found: {}", self.missing.join(", ")));
         }
+        if !self.bridge_unavailable.is_empty() {
+            parts.push(format!(
+                "Unavailable: {}",
+                bridge_unavailable_message(self.bridge_unavailable)
+            ));
+        }
         if !self.truncated.is_empty() {
             parts.push(format!(
                 "Truncated by max_results \u{2014} request these in a follow-up call: {}",
@@ -68,23 +93,41 @@ impl Review<'_> {
         parts.join("\n\n")
     }
 
-    /// The short form shown to the user (Qwen's `returnDisplay`).
+    /// The short form shown to the user (Qwen's `returnDisplay`): the
+    /// reveal model *loaded* the tools, the proxy model *reviewed* them.
     #[must_use]
-    pub fn display(&self) -> String {
+    pub fn display(&self, model: DeferredModel) -> String {
+        let (found, none) = match model {
+            DeferredModel::Reveal => ("Loaded", "No tools loaded"),
+            DeferredModel::Proxy => ("Reviewed", "No tools reviewed"),
+        };
         let mut parts = Vec::new();
         if !self.declarations.is_empty() {
-            parts.push(format!("Reviewed {} tool(s)", self.declarations.len()));
+            parts.push(format!("{found} {} tool(s)", self.declarations.len()));
         }
         if !self.missing.is_empty() {
             parts.push(format!("{} missing", self.missing.len()));
+        }
+        if !self.bridge_unavailable.is_empty() {
+            let count = self.bridge_unavailable.len();
+            parts.push(format!("{count} bridge unavailable"));
         }
         if !self.truncated.is_empty() {
             parts.push(format!("{} truncated", self.truncated.len()));
         }
         if parts.is_empty() {
-            return "No tools reviewed".to_owned();
+            return none.to_owned();
         }
         parts.join(", ")
+    }
+
+    /// The error the call ends with, if any: a proxy-model answer that
+    /// found nothing reachable (Qwen sets `error` only when no schema was
+    /// returned).
+    #[must_use]
+    pub fn error(&self) -> Option<String> {
+        (self.declarations.is_empty() && !self.bridge_unavailable.is_empty())
+            .then(|| bridge_unavailable_message(self.bridge_unavailable))
     }
 }
 
@@ -114,21 +157,54 @@ mod tests {
             declarations: &declarations,
             missing: &missing,
             truncated: &truncated,
+            ..Review::default()
         };
         assert_eq!(
             review.text(),
             "<functions>\n<function>{\"name\":\"a\"}</function>\n<function>{\"name\":\"b\"}</function>\n</functions>\n\nNot found: nope\n\nTruncated by max_results \u{2014} request these in a follow-up call: c, d"
         );
         assert_eq!(
-            review.display(),
+            review.display(DeferredModel::Proxy),
             "Reviewed 2 tool(s), 1 missing, 2 truncated"
         );
+        assert_eq!(
+            review.display(DeferredModel::Reveal),
+            "Loaded 2 tool(s), 1 missing, 2 truncated"
+        );
+        assert_eq!(review.error(), None);
         let only_missing = Review {
             missing: &missing,
             ..Review::default()
         };
         assert_eq!(only_missing.text(), "Not found: nope");
-        assert_eq!(Review::default().display(), "No tools reviewed");
+        assert_eq!(
+            Review::default().display(DeferredModel::Proxy),
+            "No tools reviewed"
+        );
+        assert_eq!(
+            Review::default().display(DeferredModel::Reveal),
+            "No tools loaded"
+        );
+        let hidden = vec!["mcp__a__b".to_owned()];
+        let unreachable = Review {
+            bridge_unavailable: &hidden,
+            missing: &missing,
+            ..Review::default()
+        };
+        assert_eq!(
+            unreachable.text(),
+            "Not found: nope\n\nUnavailable: The deferred-tool bridge is incomplete in this session; hidden schemas were not returned for: mcp__a__b"
+        );
+        assert_eq!(
+            unreachable.display(DeferredModel::Proxy),
+            "1 missing, 1 bridge unavailable"
+        );
+        assert_eq!(
+            unreachable.error().as_deref(),
+            Some(
+                "The deferred-tool bridge is incomplete in this session; hidden schemas were not returned for: mcp__a__b"
+            )
+        );
         assert_eq!(functions_block(&[]), None);
     }
 

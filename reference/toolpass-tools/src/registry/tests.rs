@@ -3,81 +3,8 @@ use std::sync::{Barrier, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
 use super::*;
-use crate::tool::{BuildError, Invocation};
-use crate::workspace::Workspace;
-
-/// A tool with the flags a test wants.
-struct Fake {
-    name: String,
-    should_defer: bool,
-    always_load: bool,
-    server: Option<String>,
-    aliases: Vec<String>,
-    schema: Value,
-}
-
-fn fake(name: &str) -> Fake {
-    Fake {
-        name: name.to_owned(),
-        should_defer: false,
-        always_load: false,
-        server: None,
-        aliases: Vec::new(),
-        schema: json!({"type": "object"}),
-    }
-}
-
-impl Fake {
-    fn deferred(mut self) -> Self {
-        self.should_defer = true;
-        self
-    }
-    fn always_loaded(mut self) -> Self {
-        self.always_load = true;
-        self
-    }
-    fn of_server(mut self, server: &str) -> Self {
-        self.server = Some(server.to_owned());
-        self.should_defer = true;
-        self
-    }
-    fn arc(self) -> Arc<dyn Tool> {
-        Arc::new(self)
-    }
-}
-
-impl Tool for Fake {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn description(&self) -> &str {
-        "a fake"
-    }
-    fn parameter_schema(&self) -> &Value {
-        &self.schema
-    }
-    fn kind(&self) -> crate::kind::Kind {
-        crate::kind::Kind::Other
-    }
-    fn should_defer(&self) -> bool {
-        self.should_defer
-    }
-    fn always_load(&self) -> bool {
-        self.always_load
-    }
-    fn mcp_server(&self) -> Option<&str> {
-        self.server.as_deref()
-    }
-    fn permission_aliases(&self) -> Vec<String> {
-        self.aliases.clone()
-    }
-    fn build(&self, _: &Value, _: &Workspace) -> Result<Box<dyn Invocation>, BuildError> {
-        Err(BuildError::invalid("a fake is never called"))
-    }
-}
+use crate::fake_tool::fake;
 
 fn declared(registry: &Registry) -> Vec<String> {
     let declarations = registry.declarations();

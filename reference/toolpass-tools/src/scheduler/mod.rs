@@ -32,6 +32,7 @@ use crate::output_budget;
 use crate::result::{Budget, Display, Failure, FileDiff, ToolResult};
 use crate::session::Session;
 use crate::tool::{Invocation, Tool};
+use crate::tools::tool_call;
 
 /// The update a call parked by `call.park` sends when it parks.
 pub const PARKED: &str = "call.park: parked until cancelled";
@@ -109,6 +110,20 @@ pub fn schedule(
     arguments: &Value,
     context: &InvocationContext,
 ) -> Scheduled {
+    // A `tool_call` is the call it carries: the target runs under its own
+    // rules, as if the model had called it.
+    let routed;
+    let (name, arguments) = if name == tool_call::NAME {
+        match tool_call::resolve(session.registry(), arguments, session) {
+            Ok(target) => {
+                routed = target;
+                (routed.name.as_str(), &routed.arguments)
+            }
+            Err(refusal) => return Scheduled::Done(settled(refusal.into())),
+        }
+    } else {
+        (name, arguments)
+    };
     let Some(tool) = session.registry().get(name) else {
         let message = lookup::tool_not_found_message(session, name);
         let failure = Failure::new(ToolErrorCode::ToolNotRegistered, &message)
@@ -346,6 +361,9 @@ fn plan_blocked(name: &str) -> Failure {
     )
     .display("Plan mode blocked a non-read-only tool call.")
 }
+#[cfg(test)]
+mod deferred_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;

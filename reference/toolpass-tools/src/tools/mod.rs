@@ -16,12 +16,16 @@ pub mod path_arg;
 pub mod read_file;
 pub mod shell;
 pub mod task_stop;
+pub mod tool_call;
+pub mod tool_search;
 pub mod walk;
 pub mod write_file;
 
 use std::sync::Arc;
 
-use crate::registry::Factory;
+use toolpass_core::tool_search::reminder::DeferredModel;
+
+use crate::registry::{Factory, Registry};
 use crate::tool::{DeclarativeTool, Declared, Tool};
 
 /// Builds one tool of the catalogue.
@@ -58,6 +62,20 @@ const CATALOGUE: &[(&str, Constructor)] = &[
         declared::<task_stop::TaskStopTool>,
     ),
 ];
+
+/// The tools that reach deferred ones in `model`, for the session whose
+/// tools `registry` holds: `tool_search`, and in the proxy model
+/// `tool_call`. Not in [`all`]: `tool_search` needs the registry it
+/// searches.
+#[must_use]
+pub fn deferred_bridge(registry: &Arc<Registry>, model: DeferredModel) -> Vec<Arc<dyn Tool>> {
+    let mut tools: Vec<Arc<dyn Tool>> =
+        vec![Arc::new(tool_search::ToolSearchTool::new(registry, model))];
+    if model == DeferredModel::Proxy {
+        tools.push(declared::<tool_call::ToolCallTool>());
+    }
+    tools
+}
 
 /// Every tool this crate implements, built.
 #[must_use]
