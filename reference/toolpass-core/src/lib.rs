@@ -23,6 +23,8 @@
 //!   without asking.
 //! - [`tool_name`]: the name a tool (an MCP server's above all) is declared
 //!   under: Qwen's two rules for `[A-Za-z0-9_.-]` and 63 characters.
+//! - [`mcp`]: Qwen's MCP client without the connection: tool names and
+//!   filters, when a call is replayed, the client budget, resource framing.
 //! - [`tool_search`]: deferred tools found by name or keywords: the query,
 //!   the scoring and ranking, the `<functions>` answer and the reminder that
 //!   lists them.
@@ -44,6 +46,7 @@ pub mod approval;
 pub mod edit;
 pub mod fold;
 pub mod matching;
+pub mod mcp;
 pub mod sed;
 pub mod shell_read_only;
 pub mod snippet;

@@ -445,3 +445,15 @@ fn take_tail(bytes: &[u8], line_count: usize, stop_line: usize, budget: usize) -
     }
     side
 }
+
+/// The longest prefix of `text` of at most `max_units` UTF-16 units, ending
+/// on a char boundary (JavaScript's `text.slice(0, max_units)` without half
+/// characters): the prefix, its length in units, and whether anything was
+/// cut.
+#[must_use]
+pub fn utf16_prefix(text: &str, max_units: usize) -> (&str, usize, bool) {
+    let (end, used) = prefix_within(text.as_bytes(), max_units);
+    // `prefix_within` stops on a char boundary.
+    let prefix = text.get(..end).unwrap_or(text);
+    (prefix, used, end < text.len())
+}
