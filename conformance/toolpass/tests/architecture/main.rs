@@ -11,9 +11,9 @@
 //! - No type of the workspace carries the `non_exhaustive` attribute.
 //! - Scenarios are data: nothing under `scenarios/` is code.
 //! - Every crate opts into the workspace lints.
-//! - Async (tokio) lives at the process edges only: the runner, the server
-//!   and the MCP test server; the tool layer, the protocol and the scenario
-//!   format are synchronous.
+//! - Async (tokio) lives at the process edges only: the runner, the server,
+//!   the MCP client (behind a synchronous API) and the MCP test server; the
+//!   tool layer, the protocol and the scenario format are synchronous.
 //! - The MCP test server (`toolpass-mcp-fixture`) links no reference crate,
 //!   like the rest of the conformance side, and its tests name no path
 //!   outside their temporary directory.
@@ -36,6 +36,7 @@ const CRATES: &[&str] = &[
     "reference/toolpass-server",
     "reference/toolpass-race",
     "reference/toolpass-shell",
+    "reference/toolpass-mcp",
     "conformance/toolpass-protocol",
     "conformance/toolpass-scenario",
     "conformance/toolpass",
@@ -59,6 +60,7 @@ const REFERENCE_CRATES: &[&str] = &[
     "toolpass-server",
     "toolpass-race",
     "toolpass-shell",
+    "toolpass-mcp",
 ];
 
 fn manifest(dir: &str) -> String {
@@ -154,6 +156,7 @@ fn async_lives_only_at_the_process_edges() {
     }
     for dir in [
         "reference/toolpass-server",
+        "reference/toolpass-mcp",
         "conformance/toolpass",
         "conformance/toolpass-mcp-fixture",
     ] {
