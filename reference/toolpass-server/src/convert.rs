@@ -97,6 +97,17 @@ pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
             command: command.clone(),
             root_command: root_command.clone(),
         },
+        Confirmation::Mcp {
+            title,
+            server_name,
+            tool_name,
+            tool_display_name,
+        } => toolpass_protocol::Confirmation::Mcp {
+            title: title.clone(),
+            server_name: server_name.clone(),
+            tool_name: tool_name.clone(),
+            tool_display_name: tool_display_name.clone(),
+        },
         Confirmation::Info { title, prompt } => toolpass_protocol::Confirmation::Info {
             title: title.clone(),
             prompt: prompt.clone(),
@@ -144,6 +155,8 @@ pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
         ToolErrorCode::ExecutionTimeout => ErrorCode::ExecutionTimeout,
         ToolErrorCode::TaskStopNotFound => ErrorCode::TaskStopNotFound,
         ToolErrorCode::TaskStopNotRunning => ErrorCode::TaskStopNotRunning,
+        ToolErrorCode::McpToolError => ErrorCode::McpToolError,
+        ToolErrorCode::UnhandledException => ErrorCode::UnhandledException,
     }
 }
 

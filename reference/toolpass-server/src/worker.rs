@@ -209,7 +209,9 @@ impl Worker {
         };
         let modifiable = match parked.pending.confirmation() {
             Confirmation::Edit(edit) => edit.modifiable,
-            Confirmation::Exec { .. } | Confirmation::Info { .. } => true,
+            Confirmation::Exec { .. } | Confirmation::Info { .. } | Confirmation::Mcp { .. } => {
+                true
+            }
         };
         let answer = match (params.outcome, params.modified_content) {
             (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),

@@ -223,7 +223,7 @@ fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
         ),
         (
             "toolpass/fault",
-            json!({"sessionId": session, "point": "mcp.disconnect"}),
+            json!({"sessionId": session, "point": "disk.full"}),
             -32601,
         ),
         (

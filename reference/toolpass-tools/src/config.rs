@@ -1,5 +1,8 @@
 //! A session's settings, and the defaults they take from Qwen Code.
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
 /// The approval modes, from the core where the decision lives.
 pub use toolpass_core::approval::ApprovalMode;
 /// The deferred-tool models, from the core where the reminder lives.
@@ -42,6 +45,31 @@ pub struct SessionConfig {
     /// How a deferred tool is reached once `tool_search` found it. Proxy
     /// when the session names none: what published Qwen Code does.
     pub deferred_model: DeferredModel,
+    /// The MCP servers to connect, by server name (Qwen's `mcpServers`).
+    pub mcp_servers: BTreeMap<String, McpServerSettings>,
+}
+
+/// One MCP server of the session: a program started over stdio, as Qwen
+/// Code's `MCPServerConfig` describes one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct McpServerSettings {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Variables set for it on top of the server process's environment.
+    pub env: BTreeMap<String, String>,
+    /// Its working directory, relative to the session root; the root when
+    /// `None`.
+    pub cwd: Option<PathBuf>,
+    /// Milliseconds `initialize`, a listing or a call may take.
+    pub timeout_ms: Option<u64>,
+    /// Its tools run without asking.
+    pub trust: bool,
+    /// Only these of its tools are registered.
+    pub include_tools: Option<Vec<String>>,
+    /// These of its tools are not.
+    pub exclude_tools: Vec<String>,
 }
 
 impl Default for SessionConfig {
@@ -54,6 +82,7 @@ impl Default for SessionConfig {
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             approval_mode: ApprovalMode::Yolo,
             deferred_model: DeferredModel::Proxy,
+            mcp_servers: BTreeMap::new(),
         }
     }
 }

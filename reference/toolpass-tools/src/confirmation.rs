@@ -21,6 +21,17 @@ pub enum Confirmation {
         /// The programs it runs, `, `-separated (Qwen's `rootCommand`).
         root_command: String,
     },
+    /// A call of an MCP server's tool (Qwen's `ToolMcpConfirmationDetails`).
+    Mcp {
+        /// `Confirm MCP Tool Execution`.
+        title: String,
+        /// The server.
+        server_name: String,
+        /// The tool's name on the server.
+        tool_name: String,
+        /// `<tool> (<server> MCP Server)`.
+        tool_display_name: String,
+    },
     /// A yes or no about anything else: Qwen's default for a tool that has
     /// no richer question (`BaseToolInvocation.getConfirmationDetails`).
     Info {
@@ -70,6 +81,7 @@ impl Confirmation {
         match self {
             Confirmation::Edit(_) => ConfirmationKind::Edit,
             Confirmation::Exec { .. } => ConfirmationKind::Exec,
+            Confirmation::Mcp { .. } => ConfirmationKind::Mcp,
             Confirmation::Info { .. } => ConfirmationKind::Info,
         }
     }

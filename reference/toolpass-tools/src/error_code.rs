@@ -97,6 +97,12 @@ tool_error_codes! {
     TaskStopNotFound => "task_stop_not_found",
     /// `task_stop`: the background task has already ended.
     TaskStopNotRunning => "task_stop_not_running",
+    /// A tool threw where Qwen's scheduler has no better name for it
+    /// (Qwen's `UNHANDLED_EXCEPTION`): a resource read that failed.
+    UnhandledException => "unhandled_exception",
+    /// An MCP tool failed: the server answered `isError`, or the call could
+    /// not be carried out (Qwen's `MCP_TOOL_ERROR`).
+    McpToolError => "mcp_tool_error",
 }
 
 impl std::fmt::Display for ToolErrorCode {

@@ -10,6 +10,9 @@
 //! - `declarations.update`: the update that publishes a reveal to the
 //!   model's declaration list fails; `tool_search` must take the reveal
 //!   back and say so.
+//! - `mcp.disconnect`: the connection of the next MCP call drops before
+//!   the call is sent (its server is shut down), so a scenario can check
+//!   what a dropped connection clears and when the call is replayed.
 //! - `call.park`: the next call parks when it starts executing, sends one
 //!   update, and waits until it is cancelled, so a scenario can cancel a
 //!   call in flight deterministically (the scheduler does the parking).
@@ -29,6 +32,8 @@ pub enum FaultPoint {
     WriteBeforeCommit,
     /// `declarations.update`.
     DeclarationsUpdate,
+    /// `mcp.disconnect`.
+    McpDisconnect,
     /// `call.park`: the next call parks when it starts executing until it
     /// is cancelled (or the client's input ends).
     CallPark,
@@ -36,10 +41,11 @@ pub enum FaultPoint {
 
 impl FaultPoint {
     /// Every point this implementation supports.
-    pub const ALL: [FaultPoint; 4] = [
+    pub const ALL: [FaultPoint; 5] = [
         FaultPoint::FsStat,
         FaultPoint::WriteBeforeCommit,
         FaultPoint::DeclarationsUpdate,
+        FaultPoint::McpDisconnect,
         FaultPoint::CallPark,
     ];
 
@@ -50,6 +56,7 @@ impl FaultPoint {
             FaultPoint::FsStat => "fs.stat",
             FaultPoint::WriteBeforeCommit => "write.before_commit",
             FaultPoint::DeclarationsUpdate => "declarations.update",
+            FaultPoint::McpDisconnect => "mcp.disconnect",
             FaultPoint::CallPark => "call.park",
         }
     }
@@ -134,6 +141,6 @@ mod tests {
         for p in FaultPoint::ALL {
             assert_eq!(FaultPoint::parse(p.as_str()), Some(p));
         }
-        assert_eq!(FaultPoint::parse("mcp.disconnect"), None);
+        assert_eq!(FaultPoint::parse("mcp.reconnect"), None);
     }
 }

@@ -19,6 +19,7 @@
 //!   and the output budget); [`confirmation`]: what the user is asked and
 //!   can answer; [`context`]: what a running invocation reaches besides its
 //!   workspace (cancellation, live output, notices).
+//! - [`mcp`]: a session's MCP servers and their tools (Qwen's MCP client).
 //! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
 //!   `grep_search`, `run_shell_command`, `task_stop`; [`shells`]: a
 //!   session's background shells and the programs it allowed.
@@ -37,6 +38,7 @@ pub mod faults;
 pub mod fileio;
 pub mod kind;
 pub mod located;
+pub mod mcp;
 pub mod output_budget;
 pub mod prior_read;
 pub mod read_cache;

@@ -8,15 +8,18 @@
 use std::io;
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use toolpass_core::approval::ApprovalMode;
+use toolpass_core::mcp::budget::{BUDGET_VAR, BudgetSettings, MODE_VAR};
 
 /// The settings travel with the session; they live in `config` so the
 /// workspace can hold them without reaching back into this module.
 pub use crate::config::SessionConfig;
+use crate::mcp::McpServers;
 use crate::registry::Registry;
-use crate::tool::Tool;
+use crate::tool::{Declared, Tool};
+use crate::tools::read_mcp_resource::ReadMcpResourceTool;
 use crate::workspace::Workspace;
 
 /// A session.
@@ -26,6 +29,8 @@ pub struct Session {
     /// The approval mode now: the config's at first, changed by a "proceed
     /// always" the user gives an edit (Qwen's `setApprovalMode`).
     approval_mode: Mutex<ApprovalMode>,
+    /// Its MCP servers, once [`Session::start_mcp`] has run.
+    mcp: OnceLock<Arc<McpServers>>,
 }
 
 impl Session {
@@ -47,6 +52,7 @@ impl Session {
             approval_mode: Mutex::new(config.approval_mode),
             workspace: Workspace::new(root, config)?,
             registry,
+            mcp: OnceLock::new(),
         })
     }
 
@@ -71,6 +77,46 @@ impl Session {
     #[must_use]
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
+    }
+
+    /// Connects the config's MCP servers and registers their tools, and
+    /// `read_mcp_resource` when there is any server (Qwen's
+    /// `discoverAllMcpTools` at start). The client budget comes from this
+    /// process's `QWEN_SERVE_MCP_CLIENT_BUDGET` and
+    /// `QWEN_SERVE_MCP_BUDGET_MODE`. A server that cannot be connected is
+    /// left out and named in the returned failures; a second call does
+    /// nothing.
+    pub fn start_mcp(&self) -> Vec<String> {
+        let settings = &self.config().mcp_servers;
+        if settings.is_empty() || self.mcp.get().is_some() {
+            return Vec::new();
+        }
+        let var = |name| std::env::var(name).ok();
+        let budget =
+            BudgetSettings::from_vars(var(BUDGET_VAR).as_deref(), var(MODE_VAR).as_deref());
+        for problem in &budget.problems {
+            tracing::warn!("{problem}");
+        }
+        let root = self.sandbox().root().to_owned();
+        let servers = McpServers::new(&root, settings.clone(), &self.registry, &budget);
+        let servers = Arc::clone(self.mcp.get_or_init(|| servers));
+        let failures = servers.connect_all();
+        let reader = Declared::new(ReadMcpResourceTool::new(Arc::downgrade(&servers)));
+        self.registry.register(Arc::new(reader));
+        failures
+    }
+
+    /// Its MCP servers, if it has any.
+    #[must_use]
+    pub fn mcp(&self) -> Option<&Arc<McpServers>> {
+        self.mcp.get()
+    }
+
+    /// Shuts its MCP servers down and waits for them to exit.
+    pub fn stop_mcp(&self) {
+        if let Some(servers) = self.mcp.get() {
+            servers.shutdown();
+        }
     }
 }
 

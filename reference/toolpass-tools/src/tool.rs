@@ -251,22 +251,31 @@ impl Declaration {
         let validator = validator
             .as_ref()
             .map_err(|e| format!("the tool's schema is invalid: {e}"))?;
-        let errors: Vec<String> = validator
-            .iter_errors(args)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                if at.is_empty() {
-                    format!("params {e}")
-                } else {
-                    format!("params{} {e}", at.replace('/', "."))
-                }
-            })
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors.join("; "))
-        }
+        violations(validator, args)
+    }
+}
+
+/// Every way `args` breaks `validator`'s schema, `; `-separated, each
+/// naming the argument as Ajv's `errorsText` with `dataVar: "params"` does.
+///
+/// # Errors
+/// The violations, when there are any.
+pub fn violations(validator: &jsonschema::Validator, args: &Value) -> Result<(), String> {
+    let errors: Vec<String> = validator
+        .iter_errors(args)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                format!("params {e}")
+            } else {
+                format!("params{} {e}", at.replace('/', "."))
+            }
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
     }
 }
 

@@ -221,6 +221,9 @@ pub fn confirm(
                 ))),
                 Confirmation::Info { prompt, .. } => Display::Text(prompt.clone()),
                 Confirmation::Exec { command, .. } => Display::Text(command.clone()),
+                Confirmation::Mcp {
+                    tool_display_name, ..
+                } => Display::Text(tool_display_name.clone()),
             };
             cancelled(DECLINED, display)
         }
@@ -237,7 +240,9 @@ pub fn confirm(
             // only; any other call proceeds as proposed.
             let modified = match &confirmation {
                 Confirmation::Edit(asked) => invocation.modified(asked, content),
-                Confirmation::Info { .. } | Confirmation::Exec { .. } => None,
+                Confirmation::Info { .. }
+                | Confirmation::Exec { .. }
+                | Confirmation::Mcp { .. } => None,
             };
             let invocation = modified.unwrap_or(invocation);
             run(session, tool.as_ref(), &*invocation, context)

@@ -14,6 +14,7 @@ pub mod list_directory;
 pub(crate) mod node;
 pub mod path_arg;
 pub mod read_file;
+pub mod read_mcp_resource;
 pub mod shell;
 pub mod task_stop;
 pub mod tool_call;
