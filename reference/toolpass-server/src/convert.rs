@@ -2,11 +2,13 @@
 //! become toolpass/1 types here and nowhere else.
 
 use serde_json::{Map, Value};
+use std::path::PathBuf;
 use toolpass_protocol::{
     DeferredToolsModel, DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor,
     ToolDescriptorMeta, ToolKind, ToolMeta,
 };
-use toolpass_tools::config::{ApprovalMode, DeferredModel};
+
+use toolpass_tools::config::{ApprovalMode, DeferredModel, McpServerSettings};
 use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::Display;
@@ -189,7 +191,26 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
                 DeferredToolsModel::Proxy => DeferredModel::Proxy,
             },
         ),
+        mcp_servers: config
+            .mcp_servers
+            .iter()
+            .map(|(name, server)| (name.clone(), mcp_server(server)))
+            .collect(),
         ..defaults
+    }
+}
+
+/// The tool layer's settings of one MCP server.
+fn mcp_server(server: &toolpass_protocol::McpServerConfig) -> McpServerSettings {
+    McpServerSettings {
+        command: server.command.clone(),
+        args: server.args.clone(),
+        env: server.env.clone(),
+        cwd: server.cwd.as_ref().map(PathBuf::from),
+        timeout_ms: server.timeout,
+        trust: server.trust == Some(true),
+        include_tools: server.include_tools.clone(),
+        exclude_tools: server.exclude_tools.clone(),
     }
 }
 

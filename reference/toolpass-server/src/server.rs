@@ -369,6 +369,8 @@ fn features() -> Vec<Feature> {
         Feature::DeferredTools,
         Feature::DeferredReveal,
         Feature::DeferredProxy,
+        // A session's `mcpServers` are connected and their tools served.
+        Feature::Mcp,
     ];
     // Checked once: whether a foreground command will find a pty here.
     static PTY: OnceLock<bool> = OnceLock::new();

@@ -96,10 +96,18 @@ impl Worker {
         }
     }
 
-    /// Works the queue until the session is closed or the queue ends (end
-    /// of input: every request queued is still answered), then ends the
-    /// session's background shells.
+    /// Connects the session's MCP servers, works the queue until the
+    /// session is closed or the queue ends (end of input: every request
+    /// queued is still answered), then ends the session's background shells
+    /// and MCP servers.
     pub(crate) async fn run(mut self, mut queue: mpsc::UnboundedReceiver<Queued>) {
+        // The session's MCP servers are connected before its first request
+        // is worked, as Qwen discovers them before the model's first turn:
+        // every call sees their tools.
+        let session = Arc::clone(&self.session);
+        if let Err(error) = blocking(move || session.start_mcp()).await {
+            tracing::error!("connecting the session's MCP servers: {}", error.message);
+        }
         while let Some(Queued { id, job, permit }) = queue.recv().await {
             let close = matches!(job, Job::Close);
             self.handle(&id, job).await;
@@ -268,11 +276,19 @@ impl Worker {
     }
 }
 
-/// Ends every background shell of `session` with its family, on the
-/// blocking pool: it waits for the processes to go.
+/// Ends every background shell of `session` with its family and shuts its
+/// MCP servers down, on the blocking pool: it waits for the processes to
+/// go.
 async fn close_shells(session: Arc<Session>) {
-    if let Err(error) = blocking(move || session.shells().close()).await {
-        tracing::error!("closing the session's shells: {}", error.message);
+    let closed = blocking(move || {
+        session.shells().close();
+        session.stop_mcp();
+    });
+    if let Err(error) = closed.await {
+        tracing::error!(
+            "closing the session's shells and MCP servers: {}",
+            error.message
+        );
     }
 }
 
