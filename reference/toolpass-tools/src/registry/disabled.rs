@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use toolpass_core::tool_name::middle_cut_name;
+use toolpass_core::tool_name::hash_suffix_name;
 
 /// The prefix of every MCP tool's declared name.
 const MCP_PREFIX: &str = "mcp__";
@@ -12,9 +12,10 @@ const MCP_PREFIX: &str = "mcp__";
 #[derive(Debug, Clone, Default)]
 pub(super) struct Disabled {
     names: BTreeSet<String>,
-    /// The `mcp__…` entries made valid as MCP tool names are: an entry
-    /// written as the server spells its tool (`mcp__my notes__read`) still
-    /// disables the tool declared as `mcp__my_notes__read`.
+    /// The `mcp__…` entries made valid as MCP tool names are (Qwen
+    /// 0.24.4's `normalizeMcpToolName`, the hash rule of
+    /// `generateValidName`): an entry written as the server spells its tool
+    /// (`mcp__my notes__read`) still disables the tool declared from it.
     mcp_names: BTreeSet<String>,
 }
 
@@ -24,7 +25,7 @@ impl Disabled {
         let mcp_names = names
             .iter()
             .filter(|n| n.starts_with(MCP_PREFIX))
-            .map(|n| middle_cut_name(n))
+            .map(|n| hash_suffix_name(n))
             .collect();
         Disabled { names, mcp_names }
     }
@@ -51,7 +52,13 @@ mod tests {
         );
         assert!(disabled.refuses("glob", &[]));
         assert!(!disabled.refuses("grep_search", &[]));
-        assert!(disabled.refuses("mcp__my_notes__read", &[]));
+        let declared = hash_suffix_name("mcp__my notes__read");
+        assert!(declared.starts_with("mcp__my_notes__read_"), "{declared}");
+        assert!(disabled.refuses(&declared, &[]));
+        // The pre-0.24 spelling is the tool's alias, disabled by name.
+        let legacy = Disabled::new(["mcp__my_notes__read".to_owned()]);
+        assert!(legacy.refuses(&declared, &["mcp__my_notes__read".to_owned()]));
+        assert!(!legacy.refuses(&declared, &[]));
         assert!(disabled.refuses("mcp__x__y", &["legacy_name".to_owned()]));
         // Only MCP names are normalised: a built-in's name is exact.
         assert!(!disabled.refuses("Glob", &[]));
