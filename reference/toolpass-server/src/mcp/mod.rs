@@ -19,6 +19,9 @@ mod sdk;
 mod sinks;
 mod worker;
 
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -66,24 +69,14 @@ pub(crate) fn serve(
 }
 
 async fn run(session: Arc<Session>, max_request_bytes: usize) -> Result<Option<i32>, Failure> {
-    let input_closed = Arc::new(Latch::default());
-    let in_flight = InFlight::default();
-    let (turns, queue) = mpsc::unbounded_channel();
-    let worker =
-        tokio::spawn(Worker::new(Arc::clone(&session), Arc::clone(&input_closed)).run(queue));
     let (read, write) = rmcp::transport::stdio_pipes();
-    let transport = Ordered::new(
-        AsyncRwTransport::new_server(read, write).with_max_line_length(max_request_bytes),
-        turns,
-        Arc::clone(&input_closed),
-        in_flight.clone(),
-    );
-    let handler = Handler::new(
-        SessionId(SESSION.to_owned()),
-        Arc::clone(&input_closed),
-        in_flight.clone(),
-        tokio::runtime::Handle::current(),
-    );
+    let framing = AsyncRwTransport::new_server(read, write).with_max_line_length(max_request_bytes);
+    let Assembled {
+        handler,
+        transport,
+        worker,
+        in_flight,
+    } = assemble(Arc::clone(&session), framing);
     let mut signals = Signals::new();
     let started = tokio::select! {
         started = handler.serve(transport) => Ok(started),
@@ -111,6 +104,38 @@ async fn run(session: Arc<Session>, max_request_bytes: usize) -> Result<Option<i
         tracing::error!("closing the session's shells: {error}");
     }
     Ok(signalled)
+}
+
+/// The server around `session`, ready to serve `framing` (the SDK's
+/// transport).
+struct Assembled<T> {
+    handler: Handler,
+    transport: Ordered<T>,
+    /// The session's queue, worked until the transport is gone.
+    worker: tokio::task::JoinHandle<()>,
+    /// The calls running or queued, for a stopping signal.
+    in_flight: InFlight,
+}
+
+/// Assembles the server around `session`; call within the runtime: the
+/// session's worker is spawned on it.
+fn assemble<T>(session: Arc<Session>, framing: T) -> Assembled<T> {
+    let input_closed = Arc::new(Latch::default());
+    let in_flight = InFlight::default();
+    let (turns, queue) = mpsc::unbounded_channel();
+    let worker = Worker::new(session, Arc::clone(&input_closed));
+    let handler = Handler::new(
+        SessionId(SESSION.to_owned()),
+        Arc::clone(&input_closed),
+        in_flight.clone(),
+        tokio::runtime::Handle::current(),
+    );
+    Assembled {
+        handler,
+        transport: Ordered::new(framing, turns, input_closed, in_flight.clone()),
+        worker: tokio::spawn(worker.run(queue)),
+        in_flight,
+    }
 }
 
 /// Serves until the SDK's serve loop ends (the end of input) or a stopping
