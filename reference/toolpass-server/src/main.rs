@@ -165,6 +165,10 @@ fn main() -> ExitCode {
             tracing::error!("stdio failed: {e}");
             ExitCode::FAILURE
         }
+        Err(Failure::Handshake(message)) => {
+            tracing::error!("the MCP handshake failed: {message}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -174,6 +178,8 @@ enum Failure {
     Start(String),
     /// Reading or writing the protocol failed.
     Stdio(io::Error),
+    /// The client broke MCP's handshake (`--mcp`), as the SDK judges it.
+    Handshake(String),
 }
 
 /// Serves `input` until it ends, answering on `output`; the number of the

@@ -1,8 +1,9 @@
 //! `toolpass-server --mcp` over stdio, line by line, where the order of
 //! what is written matters and an SDK client would hide it: pipelined
-//! calls apply in the order they were sent, and a cancelled call is not
+//! calls apply in the order they were sent, a cancelled call is not
 //! answered (MCP: a receiver SHOULD NOT answer a cancelled request) while
-//! the calls queued behind it run.
+//! the calls queued behind it run, and the calls read before the end of
+//! input are answered before the exit.
 
 mod common;
 
@@ -91,4 +92,29 @@ fn a_cancelled_call_is_stopped_and_not_answered_and_the_queue_goes_on() {
         !rest.iter().any(|line| line["id"] == long),
         "the cancelled call was answered: {rest:?}"
     );
+}
+
+#[test]
+fn at_the_end_of_input_the_calls_read_are_answered_and_the_server_exits_zero() {
+    let (_dir, root) = sandbox();
+    let mut server = mcp(&root);
+    let file = root.join("late.txt");
+    let ids = [
+        call(
+            &mut server,
+            "write_file",
+            json!({"file_path": file, "content": "late\n"}),
+        ),
+        call(&mut server, "read_file", json!({"file_path": file})),
+    ];
+    // Input closed at once: the SDK still writes what is answered within
+    // its drain (5 s), in the order the queue ran it.
+    let (status, rest) = server.finish();
+    assert!(status.success(), "{status:?}");
+    for id in ids {
+        let answer = rest.iter().find(|line| line["id"] == id);
+        let answer = answer.unwrap_or_else(|| panic!("request {id} unanswered: {rest:?}"));
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+    }
+    assert_eq!(fs::read_to_string(&file).unwrap(), "late\n");
 }

@@ -162,3 +162,42 @@ fn sigterm_cancels_a_running_command_and_ends_every_shell() {
         "the running command {foreground} survived SIGTERM"
     );
 }
+
+#[test]
+fn sigterm_in_plain_mcp_mode_cancels_the_running_command_and_ends_every_shell() {
+    let (_dir, root) = sandbox();
+    let mut server = Server::start_with(&["--mcp", "--root", root.to_str().unwrap()]);
+    let command = format!("{} wait", daemon("bg.pid"));
+    let launched = server.send(
+        "tools/call",
+        json!({"name": "run_shell_command",
+               "arguments": {"command": command, "is_background": true}}),
+    );
+    assert_eq!(status(&server.result(launched)), "success");
+    let background = pid_in(&root.join("bg.pid"));
+    let running = server.send(
+        "tools/call",
+        json!({"name": "run_shell_command",
+               "arguments": {"command": "echo $$ > fg.pid; while :; do sleep 0.05; done"}}),
+    );
+    let foreground = pid_in(&root.join("fg.pid"));
+    let pid = rustix::process::Pid::from_raw(i32::try_from(server.child.id()).unwrap()).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    // Cancelled by the server, not the client: the SDK writes the answer.
+    let answer = server.result(running);
+    assert_eq!(status(&answer), "cancelled", "{answer}");
+    let (exit, _) = server.finish();
+    assert_eq!(
+        exit.code(),
+        Some(128 + rustix::process::Signal::TERM.as_raw()),
+        "{exit}"
+    );
+    assert!(
+        is_gone(background),
+        "the background daemon {background} survived SIGTERM"
+    );
+    assert!(
+        is_gone(foreground),
+        "the running command {foreground} survived SIGTERM"
+    );
+}

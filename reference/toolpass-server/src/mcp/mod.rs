@@ -87,9 +87,7 @@ async fn run(session: Arc<Session>, max_request_bytes: usize) -> Result<Option<i
         // The input ended before `initialize`: nothing was asked.
         Ok(Err(ServerInitializeError::ConnectionClosed(_))) => None,
         Ok(Err(error)) => {
-            return Err(Failure::Stdio(std::io::Error::other(format!(
-                "the MCP handshake failed: {error}"
-            ))));
+            return Err(Failure::Handshake(error.to_string()));
         }
         Err(signal) => Some(signal),
     };
