@@ -19,6 +19,11 @@ fn server(root: &std::path::Path) -> TokioChildProcess {
     TokioChildProcess::new(command).expect("the server starts")
 }
 
+/// A `tools/call` of `name` with `arguments` (an object).
+fn call(name: &'static str, arguments: &serde_json::Value) -> CallToolRequestParams {
+    CallToolRequestParams::new(name).with_arguments(arguments.as_object().unwrap().clone())
+}
+
 /// A client asking for `version` at `initialize`.
 fn client(version: ProtocolVersion) -> ClientConfig {
     let mut info = ClientConfig::default();
@@ -52,10 +57,7 @@ async fn an_mcp_client_initializes_lists_the_tools_and_reads_a_file() {
 
     let arguments = json!({"file_path": root.join("notes.txt")});
     let result = service
-        .call_tool(
-            CallToolRequestParams::new("read_file")
-                .with_arguments(arguments.as_object().unwrap().clone()),
-        )
+        .call_tool(call("read_file", &arguments))
         .await
         .expect("tools/call read_file");
     assert_ne!(result.is_error, Some(true), "{result:?}");
@@ -93,10 +95,7 @@ async fn a_call_the_client_drops_is_cancelled_and_the_next_call_runs() {
         .expect("the MCP handshake completes");
     let pid_file = root.join("shell.pid");
     let arguments = json!({"command": format!("echo $$ > {}; sleep 60", pid_file.display())});
-    let long = service.call_tool(
-        CallToolRequestParams::new("run_shell_command")
-            .with_arguments(arguments.as_object().unwrap().clone()),
-    );
+    let long = service.call_tool(call("run_shell_command", &arguments));
     // The SDK sends notifications/cancelled when the call is dropped.
     let dropped = tokio::time::timeout(std::time::Duration::from_secs(2), long).await;
     assert!(
@@ -112,10 +111,7 @@ async fn a_call_the_client_drops_is_cancelled_and_the_next_call_runs() {
     let started = std::time::Instant::now();
     let arguments = json!({"file_path": root.join("shell.pid")});
     let read = service
-        .call_tool(
-            CallToolRequestParams::new("read_file")
-                .with_arguments(arguments.as_object().unwrap().clone()),
-        )
+        .call_tool(call("read_file", &arguments))
         .await
         .expect("tools/call read_file");
     assert_ne!(read.is_error, Some(true), "{read:?}");

@@ -9,21 +9,16 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadSdk, skipReason } from "../../../../scripts/mcp-sdk-check.mjs";
 
 const server = process.env.TOOLPASS_SERVER;
-let sdk;
-try {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  sdk = { Client, StdioClientTransport };
-} catch {
-  sdk = undefined;
-}
-const skip = !sdk
-  ? "the SDK is not installed: run `just mcp-server-sdk-check`"
-  : !server || !existsSync(server)
-    ? "TOOLPASS_SERVER names no built toolpass-server: run `just mcp-server-sdk-check`"
-    : false;
+const sdk = await loadSdk(() =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+  ]),
+);
+const skip = skipReason(sdk, server, "TOOLPASS_SERVER", "mcp-server-sdk-check");
 
 /** A connected client of `toolpass-server --mcp --root <a fresh directory>`,
  * and a way to end both; every path a test touches is beneath `root`. */

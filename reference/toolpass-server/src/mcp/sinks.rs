@@ -10,7 +10,6 @@
 //! answer.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{
     CustomNotification, ProgressNotification, ProgressNotificationParam, ProgressToken,
@@ -46,35 +45,16 @@ impl Client {
     }
 }
 
-/// Updates of one call.
-pub(crate) struct Updates {
-    client: Client,
-    token: Option<ProgressToken>,
-    /// Updates sent so far: MCP's `progress` must increase.
-    sent: AtomicU64,
-}
-
-impl Updates {
-    /// Updates sent under `token`; none when it is `None`.
-    pub(crate) fn new(client: Client, token: Option<ProgressToken>) -> Self {
-        Updates {
-            client,
-            token,
-            sent: AtomicU64::new(0),
-        }
-    }
-}
+/// Updates of one call, through the SDK's peer.
+pub(crate) type Updates = crate::sinks::Updates<Client, ProgressToken>;
 
 impl UpdateSink for Updates {
     fn update(&self, text: &str) {
-        let Some(token) = &self.token else {
+        let Some((token, progress)) = self.next() else {
             return;
         };
-        let progress = self.sent.fetch_add(1, Ordering::Relaxed) + 1;
-        // Exact as long as a call sends fewer than 2^53 updates.
-        let params =
-            ProgressNotificationParam::new(token.clone(), progress as f64).with_message(text);
-        self.client.send(ServerNotification::ProgressNotification(
+        let params = ProgressNotificationParam::new(token.clone(), progress).with_message(text);
+        self.sender.send(ServerNotification::ProgressNotification(
             ProgressNotification::new(params),
         ));
     }
