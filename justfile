@@ -62,6 +62,11 @@ adapter-setup NAME:
 mcp-fixture-sdk-check:
     scripts/mcp-fixture-sdk-check
 
+# `toolpass-server --mcp` against the TypeScript MCP SDK's client; installs the
+# pinned SDK (npm registry) and builds the server.
+mcp-server-sdk-check:
+    scripts/mcp-server-sdk-check
+
 # Regenerate Qwen Code's own verdicts that the reference's read-only shell
 # judgement is tested against (after `just adapter-setup qwen-code`).
 qwen-shell-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code/qwen-code":

@@ -9,6 +9,7 @@
 //! toolpass-server --root DIR       also an implicit session at DIR, for calls without one
 //! toolpass-server --mcp --root DIR a plain MCP stdio server (no toolpass capability)
 //! toolpass-server --max-request-bytes N   refuse request lines longer than N bytes
+//! toolpass-server --deferred-tools reveal|proxy   the --root session's deferred-tool model
 //! ```
 //!
 //! Requests are bounded (64 MiB by default): a longer line is answered with
@@ -17,14 +18,17 @@
 //!
 //! The concurrency model (ARCHITECTURE.md): a reader thread, a dispatcher
 //! task, one worker task per session, tool calls on tokio's blocking pool,
-//! and one writer thread that alone writes stdout.
+//! and one writer thread that alone writes stdout. `--mcp` is served by the
+//! official MCP SDK's server side instead ([`mcp`]).
 
 mod convert;
 mod inflight;
+mod mcp;
 mod outbound;
 mod server;
 mod signals;
 mod sinks;
+mod tools;
 mod worker;
 
 use std::io::{self, BufRead, Write};
@@ -36,9 +40,11 @@ use tokio::sync::{Semaphore, mpsc};
 use toolpass_protocol::{
     DEFAULT_MAX_LINE_BYTES, Message, ReadErrorKind, ResponseError, read_message_limited,
 };
+use toolpass_tools::config::DeferredModel;
+use toolpass_tools::session::SessionConfig;
 
 use crate::outbound::Outbound;
-use crate::server::{Inbound, Mode, Server};
+use crate::server::{Inbound, Server};
 
 /// How many requests may be read and not yet answered. Past it the reader
 /// stops reading until one is answered, as a full pipe would stop the
@@ -46,7 +52,8 @@ use crate::server::{Inbound, Mode, Server};
 /// many parsed requests.
 const MAX_IN_FLIGHT: usize = 1024;
 
-const USAGE: &str = "usage: toolpass-server [--mcp] [--root DIR] [--max-request-bytes N]";
+const USAGE: &str = "usage: toolpass-server [--mcp] [--root DIR] [--deferred-tools reveal|proxy] \
+                     [--max-request-bytes N]";
 
 /// The flag that sets the request limit, named in the error a client gets.
 const MAX_REQUEST_FLAG: &str = "--max-request-bytes";
@@ -61,15 +68,31 @@ fn help() -> String {
 Options:
   --root DIR               also open an implicit session at DIR, for calls
                            that name no session
-  --mcp                    pose as a plain MCP stdio server (needs --root)
+  --mcp                    pose as a plain MCP stdio server (needs --root),
+                           served by the official MCP SDK (rmcp)
+  --deferred-tools MODEL   how the --root session reaches a deferred tool:
+                           reveal (tool_search adds it to tools/list, and an
+                           MCP client is sent notifications/tools/list_changed)
+                           or proxy (tool_search shows it, tool_call calls it)
+                           [default: reveal with --mcp, else proxy]
   {MAX_REQUEST_FLAG} N    refuse a request line longer than N bytes with a
-                           JSON-RPC error (-32600) and serve the next one; no
-                           more than about N bytes of a line are held at once
-                           [default: {DEFAULT_MAX_LINE_BYTES} (64 MiB)]
+                           JSON-RPC error (-32600) and serve the next one (with
+                           --mcp, the SDK drops the line unanswered and logs
+                           it); no more than about N bytes of a line are held
+                           at once [default: {DEFAULT_MAX_LINE_BYTES} (64 MiB)]
   -h, --help               print this help
 
 Logs go to stderr (RUST_LOG=debug for more); stdout carries protocol lines only."
     )
+}
+
+/// Whether to speak toolpass or to pose as a plain MCP server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// toolpass/1: sessions, features, fault points.
+    Toolpass,
+    /// A plain MCP stdio server: no toolpass capability, one implicit session.
+    Mcp,
 }
 
 /// What the command line asks for.
@@ -77,8 +100,30 @@ Logs go to stderr (RUST_LOG=debug for more); stdout carries protocol lines only.
 struct Args {
     mode: Mode,
     root: Option<PathBuf>,
+    /// `--deferred-tools`, when given.
+    deferred: Option<DeferredModel>,
     max_request_bytes: usize,
     help: bool,
+}
+
+impl Args {
+    /// The `--root` session's settings: the defaults, but for its
+    /// deferred-tool model. A plain MCP client takes the reveal model unless
+    /// told otherwise: MCP has the notification that carries a reveal to
+    /// the client (`notifications/tools/list_changed`), so the model calls
+    /// a revealed tool by its own name, as Qwen's reveal model has it.
+    fn implicit_config(&self) -> SessionConfig {
+        let defaults = SessionConfig::default();
+        let deferred_model = match (self.deferred, self.mode) {
+            (Some(model), _) => model,
+            (None, Mode::Mcp) => DeferredModel::Reveal,
+            (None, Mode::Toolpass) => defaults.deferred_model,
+        };
+        SessionConfig {
+            deferred_model,
+            ..defaults
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -101,8 +146,14 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let input = io::BufReader::with_capacity(1 << 16, io::stdin());
-    match run(args, Box::new(input), Box::new(io::stdout())) {
+    let served = match (&args.mode, &args.root) {
+        (Mode::Mcp, Some(root)) => mcp::serve(root, args.implicit_config(), args.max_request_bytes),
+        _ => {
+            let input = io::BufReader::with_capacity(1 << 16, io::stdin());
+            run(args, Box::new(input), Box::new(io::stdout()))
+        }
+    };
+    match served {
         Ok(None) => ExitCode::SUCCESS,
         // A shell's convention: 128 and the signal's number.
         Ok(Some(signal)) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX)),
@@ -114,6 +165,10 @@ fn main() -> ExitCode {
             tracing::error!("stdio failed: {e}");
             ExitCode::FAILURE
         }
+        Err(Failure::Handshake(message)) => {
+            tracing::error!("the MCP handshake failed: {message}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -123,6 +178,8 @@ enum Failure {
     Start(String),
     /// Reading or writing the protocol failed.
     Stdio(io::Error),
+    /// The client broke MCP's handshake (`--mcp`), as the SDK judges it.
+    Handshake(String),
 }
 
 /// Serves `input` until it ends, answering on `output`; the number of the
@@ -141,11 +198,11 @@ fn run(
         .build()
         .map_err(|e| Failure::Start(format!("could not start the runtime: {e}")))?;
     let (outbound, writer) = Outbound::start(output);
-    let mut server = Server::new(args.mode, outbound);
+    let mut server = Server::new(outbound);
     if let Some(root) = &args.root {
         let _entered = runtime.enter();
         server
-            .open_implicit(root)
+            .open_implicit(root, args.implicit_config())
             .map_err(|e| Failure::Start(format!("--root {}: {e}", root.display())))?;
     }
     let (messages, inbound) = mpsc::channel(256);
@@ -218,6 +275,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         mode: Mode::Toolpass,
         root: None,
+        deferred: None,
         max_request_bytes: DEFAULT_MAX_LINE_BYTES,
         help: false,
     };
@@ -229,6 +287,20 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 parsed.root = Some(PathBuf::from(
                     args.next().ok_or("--root needs a directory")?,
                 ));
+            }
+            "--deferred-tools" => {
+                let value = args
+                    .next()
+                    .ok_or("--deferred-tools needs reveal or proxy")?;
+                parsed.deferred = Some(match value.as_str() {
+                    "reveal" => DeferredModel::Reveal,
+                    "proxy" => DeferredModel::Proxy,
+                    _ => {
+                        return Err(format!(
+                            "--deferred-tools {value:?}: expected reveal or proxy"
+                        ));
+                    }
+                });
             }
             MAX_REQUEST_FLAG => {
                 let value = args
@@ -286,6 +358,26 @@ mod tests {
     }
 
     #[test]
+    fn the_deferred_model_is_reveal_for_mcp_and_proxy_otherwise_unless_given() {
+        let model = |args: &[&str]| parse(args).unwrap().implicit_config().deferred_model;
+        assert_eq!(model(&["--mcp", "--root", "/r"]), DeferredModel::Reveal);
+        assert_eq!(model(&["--root", "/r"]), DeferredModel::Proxy);
+        let proxy = ["--mcp", "--root", "/r", "--deferred-tools", "proxy"];
+        assert_eq!(model(&proxy), DeferredModel::Proxy);
+        assert_eq!(
+            model(&["--deferred-tools", "reveal"]),
+            DeferredModel::Reveal
+        );
+        for bad in [
+            &["--deferred-tools", "eager"][..],
+            &["--deferred-tools"][..],
+        ] {
+            let error = parse(bad).unwrap_err();
+            assert!(error.contains("--deferred-tools"), "{error}");
+        }
+    }
+
+    #[test]
     fn help_names_every_flag_and_the_default_limit() {
         assert!(parse(&["--help"]).unwrap().help);
         assert!(parse(&["--mcp", "-h"]).unwrap().help);
@@ -293,6 +385,7 @@ mod tests {
         for flag in [
             "--root",
             "--mcp",
+            "--deferred-tools",
             "--max-request-bytes",
             "67108864",
             "--help",

@@ -22,30 +22,22 @@ use toolpass_protocol::{
 };
 use toolpass_tools::context::{Cancellation, Latch};
 use toolpass_tools::faults::FaultPoint;
-use toolpass_tools::session::{Session, SessionConfig};
+use toolpass_tools::session::SessionConfig;
 
 use crate::convert;
 use crate::inflight::InFlight;
 use crate::outbound::Outbound;
 use crate::signals::Signals;
+use crate::tools;
 use crate::worker::{Call, Job, Queued, Worker};
 
 /// The name the server gives itself in `initialize`.
-const SERVER_NAME: &str = "toolpass-reference";
+pub(crate) const SERVER_NAME: &str = "toolpass-reference";
 
 /// What the reference is, for `serverInfo.description`: where Qwen Code has
 /// two behaviours (SPEC.md `grep.backend`), which one it follows.
-const DESCRIPTION: &str = "Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool \
+pub(crate) const DESCRIPTION: &str = "Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool \
                            (git grep in a repository, grep -r outside)";
-
-/// Whether to speak toolpass or to pose as a plain MCP server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// toolpass/1: sessions, features, fault points.
-    Toolpass,
-    /// A plain MCP stdio server: no toolpass capability, one implicit session.
-    Mcp,
-}
 
 /// What the reader thread hands the dispatcher.
 pub(crate) enum Inbound {
@@ -58,12 +50,11 @@ pub(crate) enum Inbound {
 
 /// Every session of this process.
 pub(crate) struct Server {
-    mode: Mode,
     outbound: Outbound,
     /// Each open session's queue, by id.
     sessions: HashMap<String, SessionQueue>,
     /// The session calls without `_meta.toolpass.sessionId` run in (the
-    /// `--root` of a plain MCP launch).
+    /// `--root` of the launch).
     implicit: Option<String>,
     opened: u64,
     in_flight: InFlight,
@@ -75,9 +66,8 @@ pub(crate) struct Server {
 impl Server {
     /// A server with no sessions, writing through `outbound`.
     #[must_use]
-    pub(crate) fn new(mode: Mode, outbound: Outbound) -> Self {
+    pub(crate) fn new(outbound: Outbound) -> Self {
         Server {
-            mode,
             outbound,
             sessions: HashMap::new(),
             implicit: None,
@@ -88,14 +78,18 @@ impl Server {
         }
     }
 
-    /// Opens the implicit session at `root`, for clients that never send
-    /// `toolpass/session.open`. Call within the runtime: the session's
-    /// worker is spawned on it.
+    /// Opens the implicit session at `root` with `config`, for calls that
+    /// name no session. Call within the runtime: the session's worker is
+    /// spawned on it.
     ///
     /// # Errors
     /// When `root` is not a directory that can be resolved.
-    pub(crate) fn open_implicit(&mut self, root: &Path) -> std::io::Result<()> {
-        let id = self.open(root, SessionConfig::default())?;
+    pub(crate) fn open_implicit(
+        &mut self,
+        root: &Path,
+        config: SessionConfig,
+    ) -> std::io::Result<()> {
+        let id = self.open(root, config)?;
         self.implicit = Some(id);
         Ok(())
     }
@@ -183,20 +177,9 @@ impl Server {
     }
 
     fn open(&mut self, root: &Path, config: SessionConfig) -> std::io::Result<String> {
-        // The server chooses a session's tools: every tool of the tool
-        // layer, each built on its first call (the registry drops the ones
-        // the config disables).
-        let mut session = Session::new(root, config, Vec::new())?;
-        for (name, factory) in toolpass_tools::tools::factories() {
-            session.registry().register_factory(name, factory);
-        }
-        let model = session.config().deferred_model;
-        for tool in toolpass_tools::tools::deferred_bridge(session.registry(), model) {
-            session.registry().register(tool);
-        }
+        let id = format!("s{}", self.opened + 1);
+        let session = tools::open_session(root, config, &id)?;
         self.opened += 1;
-        let id = format!("s{}", self.opened);
-        session.set_id(&id);
         let (queue, jobs) = mpsc::unbounded_channel();
         let worker = Worker::new(
             SessionId(id.clone()),
@@ -214,9 +197,7 @@ impl Server {
         let params = request.params::<method::Initialize>()?;
         // An MCP client gets the MCP version it asked for (or the newest
         // this server supports); another toolpass major is refused.
-        let negotiated =
-            toolpass_protocol::negotiate(&params.protocol_version, self.mode == Mode::Toolpass)?;
-        let toolpass = (self.mode == Mode::Toolpass).then(|| ToolpassCapability::new(features()));
+        let negotiated = toolpass_protocol::negotiate(&params.protocol_version, true)?;
         let result = InitializeResult {
             protocol_version: negotiated.protocol_version().to_owned(),
             server_info: Implementation {
@@ -230,7 +211,7 @@ impl Server {
             capabilities: ServerCapabilities {
                 tools: Some(ToolsCapability::default()),
                 logging: None,
-                toolpass,
+                toolpass: Some(ToolpassCapability::new(features())),
             },
             instructions: None,
         };

@@ -11,35 +11,43 @@ use toolpass_tools::context::{NoticeSink, UpdateSink};
 
 use crate::outbound::Outbound;
 
-/// Updates of one call.
-pub(crate) struct Updates {
-    outbound: Outbound,
-    token: Option<ProgressToken>,
+/// Updates of one call, sent through `S` under a token of type `T`: the
+/// toolpass mode's writer, or the MCP SDK's peer (`mcp/sinks.rs`).
+pub(crate) struct Updates<S, T> {
+    pub(crate) sender: S,
+    token: Option<T>,
     /// Updates sent so far: MCP's `progress` must increase.
     sent: AtomicU64,
 }
 
-impl Updates {
+impl<S, T> Updates<S, T> {
     /// Updates sent under `token`; none when it is `None`.
-    pub(crate) fn new(outbound: Outbound, token: Option<ProgressToken>) -> Self {
+    pub(crate) fn new(sender: S, token: Option<T>) -> Self {
         Updates {
-            outbound,
+            sender,
             token,
             sent: AtomicU64::new(0),
         }
     }
+
+    /// The token and the `progress` of the next update; `None` when the
+    /// caller sent no token, as MCP says.
+    pub(crate) fn next(&self) -> Option<(&T, f64)> {
+        let token = self.token.as_ref()?;
+        let progress = self.sent.fetch_add(1, Ordering::Relaxed) + 1;
+        // Exact as long as a call sends fewer than 2^53 updates.
+        Some((token, progress as f64))
+    }
 }
 
-impl UpdateSink for Updates {
+impl UpdateSink for Updates<Outbound, ProgressToken> {
     fn update(&self, text: &str) {
-        let Some(token) = &self.token else {
+        let Some((token, progress)) = self.next() else {
             return;
         };
-        let progress = self.sent.fetch_add(1, Ordering::Relaxed) + 1;
-        self.outbound.notify::<method::Progress>(&ProgressParams {
+        self.sender.notify::<method::Progress>(&ProgressParams {
             progress_token: token.clone(),
-            // Exact as long as a call sends fewer than 2^53 updates.
-            progress: progress as f64,
+            progress,
             total: None,
             message: Some(text.to_owned()),
         });

@@ -29,6 +29,7 @@ use crate::convert;
 use crate::inflight::InFlight;
 use crate::outbound::Outbound;
 use crate::sinks::{Notices, Updates};
+use crate::tools;
 
 /// A request for the session, with the permit that bounds what is in
 /// flight (released when the request is answered).
@@ -125,13 +126,7 @@ impl Worker {
             Job::Call(call) => self.call(id, call).await,
             Job::Confirm(params, cancellation) => self.confirm(id, params, cancellation).await,
             Job::List => {
-                let registry = self.session.registry();
-                for failure in registry.warm_all() {
-                    tracing::error!("a tool could not be built: {failure}");
-                }
-                let declarations = registry.declarations();
-                let tools = declarations
-                    .tools
+                let tools = tools::declared(&self.session)
                     .iter()
                     .map(|t| convert::descriptor(t.as_ref()))
                     .collect();

@@ -1,9 +1,10 @@
 //! `toolpass-server --mcp` driven by a real MCP client: the official Rust
 //! SDK (`rmcp`, pinned in the workspace) spawns it as a child process,
 //! initializes, lists the tools and reads a file, as an agent configured
-//! with it as an MCP server would. The hand-written JSON of `stdio.rs`
-//! checks toolpass's wire shapes; this checks that an SDK that knows
-//! nothing of toolpass accepts them, updates and cancellations included.
+//! with it as an MCP server would, and cancels a call by dropping it. The
+//! server side is the same SDK's; the hand-written JSON of `stdio.rs` and
+//! `mcp_wire.rs` checks what goes over the wire, this that an SDK client
+//! that knows nothing of toolpass gets on with it.
 
 use rmcp::ServiceExt as _;
 use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
@@ -16,6 +17,11 @@ fn server(root: &std::path::Path) -> TokioChildProcess {
     let mut command = Command::new(env!("CARGO_BIN_EXE_toolpass-server"));
     command.arg("--mcp").arg("--root").arg(root);
     TokioChildProcess::new(command).expect("the server starts")
+}
+
+/// A `tools/call` of `name` with `arguments` (an object).
+fn call(name: &'static str, arguments: &serde_json::Value) -> CallToolRequestParams {
+    CallToolRequestParams::new(name).with_arguments(arguments.as_object().unwrap().clone())
 }
 
 /// A client asking for `version` at `initialize`.
@@ -51,10 +57,7 @@ async fn an_mcp_client_initializes_lists_the_tools_and_reads_a_file() {
 
     let arguments = json!({"file_path": root.join("notes.txt")});
     let result = service
-        .call_tool(
-            CallToolRequestParams::new("read_file")
-                .with_arguments(arguments.as_object().unwrap().clone()),
-        )
+        .call_tool(call("read_file", &arguments))
         .await
         .expect("tools/call read_file");
     assert_ne!(result.is_error, Some(true), "{result:?}");
@@ -79,6 +82,46 @@ async fn a_version_the_server_lacks_is_answered_with_its_newest() {
         .expect("the MCP handshake completes");
     let peer = service.peer_info().expect("the server introduced itself");
     assert_eq!(peer.protocol_version, ProtocolVersion::V_2025_11_25);
+    service.cancel().await.expect("the client shuts down");
+}
+
+#[tokio::test]
+async fn a_call_the_client_drops_is_cancelled_and_the_next_call_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let service = client(ProtocolVersion::V_2025_11_25)
+        .serve(server(&root))
+        .await
+        .expect("the MCP handshake completes");
+    let pid_file = root.join("shell.pid");
+    let arguments = json!({"command": format!("echo $$ > {}; sleep 60", pid_file.display())});
+    let long = service.call_tool(call("run_shell_command", &arguments));
+    // The SDK sends notifications/cancelled when the call is dropped.
+    let dropped = tokio::time::timeout(std::time::Duration::from_secs(2), long).await;
+    assert!(
+        dropped.is_err(),
+        "the 60-second command answered: {dropped:?}"
+    );
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .expect("the command started")
+        .trim()
+        .parse()
+        .unwrap();
+
+    let started = std::time::Instant::now();
+    let arguments = json!({"file_path": root.join("shell.pid")});
+    let read = service
+        .call_tool(call("read_file", &arguments))
+        .await
+        .expect("tools/call read_file");
+    assert_ne!(read.is_error, Some(true), "{read:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    // The queue moved on once the command was ended, its shell too.
+    let pid = rustix::process::Pid::from_raw(pid).unwrap();
+    assert!(
+        rustix::process::test_kill_process(pid).is_err(),
+        "the cancelled command's shell still runs"
+    );
     service.cancel().await.expect("the client shuts down");
 }
 

@@ -129,19 +129,14 @@ fn the_end_of_input_ends_every_sessions_background_shells() {
     );
 }
 
-#[test]
-fn sigterm_cancels_a_running_command_and_ends_every_shell() {
-    let (_dir, root) = sandbox();
-    let mut server = Server::start();
-    let session = server.open(&root, json!({}));
-    let background = background_daemon(&mut server, &session, &root, "bg.pid");
-    // A foreground command still running when the signal comes.
-    let running = server.call(
-        &session,
-        "fg",
-        "run_shell_command",
-        json!({"command": "echo $$ > fg.pid; while :; do sleep 0.05; done"}),
-    );
+/// The foreground command [`sigterm_ends`] expects to find running.
+const RUNNING: &str = "echo $$ > fg.pid; while :; do sleep 0.05; done";
+
+/// Sends SIGTERM to `server` while request `running` (a [`RUNNING`]
+/// command at `root`) runs and a background shell's daemon `background`
+/// lives; checks that the call is answered cancelled, the server exits
+/// 128 + SIGTERM, and neither process is left.
+fn sigterm_ends(mut server: Server, root: &Path, running: i64, background: u32) {
     let foreground = pid_in(&root.join("fg.pid"));
     let pid = rustix::process::Pid::from_raw(i32::try_from(server.child.id()).unwrap()).unwrap();
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
@@ -161,4 +156,40 @@ fn sigterm_cancels_a_running_command_and_ends_every_shell() {
         is_gone(foreground),
         "the running command {foreground} survived SIGTERM"
     );
+}
+
+#[test]
+fn sigterm_cancels_a_running_command_and_ends_every_shell() {
+    let (_dir, root) = sandbox();
+    let mut server = Server::start();
+    let session = server.open(&root, json!({}));
+    let background = background_daemon(&mut server, &session, &root, "bg.pid");
+    // A foreground command still running when the signal comes.
+    let running = server.call(
+        &session,
+        "fg",
+        "run_shell_command",
+        json!({"command": RUNNING}),
+    );
+    sigterm_ends(server, &root, running, background);
+}
+
+#[test]
+fn sigterm_in_plain_mcp_mode_cancels_the_running_command_and_ends_every_shell() {
+    let (_dir, root) = sandbox();
+    let mut server = Server::start_with(&["--mcp", "--root", root.to_str().unwrap()]);
+    let command = format!("{} wait", daemon("bg.pid"));
+    let launched = server.send(
+        "tools/call",
+        json!({"name": "run_shell_command",
+               "arguments": {"command": command, "is_background": true}}),
+    );
+    assert_eq!(status(&server.result(launched)), "success");
+    let background = pid_in(&root.join("bg.pid"));
+    // Cancelled by the server, not the client: the SDK writes the answer.
+    let running = server.send(
+        "tools/call",
+        json!({"name": "run_shell_command", "arguments": {"command": RUNNING}}),
+    );
+    sigterm_ends(server, &root, running, background);
 }

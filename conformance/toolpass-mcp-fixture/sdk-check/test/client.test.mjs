@@ -11,21 +11,16 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadSdk, skipReason } from "../../../../scripts/mcp-sdk-check.mjs";
 
 const fixture = process.env.TOOLPASS_MCP_FIXTURE;
-let sdk;
-try {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  sdk = { Client, StdioClientTransport };
-} catch {
-  sdk = undefined;
-}
-const skip = !sdk
-  ? "the SDK is not installed: run `just mcp-fixture-sdk-check`"
-  : !fixture || !existsSync(fixture)
-    ? "TOOLPASS_MCP_FIXTURE names no built fixture: run `just mcp-fixture-sdk-check`"
-    : false;
+const sdk = await loadSdk(() =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+  ]),
+);
+const skip = skipReason(sdk, fixture, "TOOLPASS_MCP_FIXTURE", "mcp-fixture-sdk-check");
 
 /** A private directory with notes/ (the fixture's --dir) inside it: the
  * fixture runs there and every path a test touches is beneath it. */

@@ -30,7 +30,15 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// The server with `args`, initialized as the runner does (asking for
+    /// toolpass/1, which the plain MCP mode answers with its newest MCP
+    /// version).
+    pub fn start_with(args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
