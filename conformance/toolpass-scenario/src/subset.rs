@@ -26,6 +26,20 @@ pub fn json_subset(expected: &Value, actual: &Value) -> Result<(), Mismatch> {
     }
 }
 
+/// Whether `expected` and `actual` are the same JSON: [`json_subset`] both
+/// ways, so an object may not have members `expected` does not name.
+pub fn json_exact(expected: &Value, actual: &Value) -> Result<(), Mismatch> {
+    json_subset(expected, actual)?;
+    match first_difference(actual, expected, &mut String::new()) {
+        None => Ok(()),
+        Some(message) => Err(Mismatch::json(
+            format!("unexpected: {message}"),
+            pretty(expected),
+            pretty(actual),
+        )),
+    }
+}
+
 fn first_difference(expected: &Value, actual: &Value, path: &mut String) -> Option<String> {
     let at = |path: &str| {
         if path.is_empty() {

@@ -361,8 +361,12 @@ impl Checker {
         if let Some(llm) = &expect.llm {
             self.matcher(llm);
         }
-        for subset in [&expect.display, &expect.confirmation]
-            .into_iter()
+        for subset in [
+            &expect.display,
+            &expect.confirmation,
+            &expect.classifier_input,
+        ]
+        .into_iter()
             .flatten()
         {
             self.json(subset);

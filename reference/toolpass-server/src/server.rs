@@ -369,6 +369,8 @@ fn features() -> Vec<Feature> {
         Feature::DeferredTools,
         Feature::DeferredReveal,
         Feature::DeferredProxy,
+        Feature::CollabTools,
+        Feature::ClassifierInput,
     ];
     // Checked once: whether a foreground command will find a pty here.
     static PTY: OnceLock<bool> = OnceLock::new();

@@ -42,6 +42,11 @@ pub struct SessionConfig {
     /// How a deferred tool is reached once `tool_search` found it. Proxy
     /// when the session names none: what published Qwen Code does.
     pub deferred_model: DeferredModel,
+    /// Whether someone can answer a question (Qwen's `canCollectAnswers`):
+    /// a session that names an approval mode has a user behind it; one
+    /// that names none replays a headless run, where `ask_user_question`
+    /// is told it cannot ask (SPEC.md `collab.ask.headless`).
+    pub interactive: bool,
 }
 
 impl Default for SessionConfig {
@@ -54,6 +59,7 @@ impl Default for SessionConfig {
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             approval_mode: ApprovalMode::Yolo,
             deferred_model: DeferredModel::Proxy,
+            interactive: false,
         }
     }
 }

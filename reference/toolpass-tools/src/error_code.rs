@@ -97,6 +97,8 @@ tool_error_codes! {
     TaskStopNotFound => "task_stop_not_found",
     /// `task_stop`: the background task has already ended.
     TaskStopNotRunning => "task_stop_not_running",
+    /// `send_message`: no background task or agent has that id.
+    SendMessageNotFound => "send_message_not_found",
 }
 
 impl std::fmt::Display for ToolErrorCode {

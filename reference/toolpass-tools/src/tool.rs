@@ -10,11 +10,12 @@
 //! one with its parsed declaration and is the [`Tool`]: it does the schema
 //! validation and deserialization.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use toolpass_core::approval::Permission;
 use toolpass_core::shell_read_only::Safety;
@@ -99,6 +100,14 @@ pub trait Tool: Send + Sync {
     /// A [`BuildError`] naming the argument that is wrong.
     fn build(&self, args: &Value, workspace: &Workspace)
     -> Result<Box<dyn Invocation>, BuildError>;
+    /// What Qwen's auto-mode classifier is shown of a call with `args` (the
+    /// model's arguments as sent): the tool's `toAutoClassifierInput`, as
+    /// `projectFunctionArgs` turns it into an object. Empty by default, as
+    /// Qwen's base class returns its fail-closed `''`: a tool that has not
+    /// said which of its arguments matter leaks none of them.
+    fn classifier_input(&self, _args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        Map::new()
+    }
 }
 
 /// One validated call, ready to run.
@@ -142,6 +151,18 @@ pub trait Invocation: Send {
     /// confirmation the user saw, `content` what they made of the
     /// proposal. `None` for a call whose proposal cannot be edited.
     fn modified(&self, _asked: &EditConfirmation, _content: String) -> Option<Box<dyn Invocation>> {
+        None
+    }
+    /// Qwen's `requiresUserInteraction`: the confirmation is the tool
+    /// itself (`ask_user_question`'s questions), so no approval mode or
+    /// rule may answer it in the user's place.
+    fn requires_user_interaction(&self, _workspace: &Workspace) -> bool {
+        false
+    }
+    /// The invocation with the user's `answers` to its questions (Qwen's
+    /// `onConfirm` storing `payload.answers`). `None` for a call that asks
+    /// no questions.
+    fn answered(&self, _answers: BTreeMap<String, String>) -> Option<Box<dyn Invocation>> {
         None
     }
     /// Runs it. A failure the model should see is the `Err`, never a
@@ -292,6 +313,12 @@ pub trait DeclarativeTool: Send + Sync {
     /// See [`Tool::search_hint`].
     const SEARCH_HINT: Option<&'static str> = None;
 
+    /// Whether arguments are checked against the declared schema before
+    /// [`DeclarativeTool::validate_values`]. Qwen's `BaseDeclarativeTool`
+    /// does; a tool that overrides `validateToolParams` (`todo_write`,
+    /// `ask_user_question`) checks with its own rules and words only.
+    const SCHEMA_CHECKED: bool = true;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
 
@@ -313,6 +340,11 @@ pub trait DeclarativeTool: Send + Sync {
     /// See [`Tool::max_output_chars`].
     fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         None
+    }
+
+    /// See [`Tool::classifier_input`].
+    fn classifier_input(&self, _args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        Map::new()
     }
 }
 
@@ -383,14 +415,20 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
         self.tool.max_output_chars(workspace)
     }
 
+    fn classifier_input(&self, args: &Value, workspace: &Workspace) -> Map<String, Value> {
+        self.tool.classifier_input(args, workspace)
+    }
+
     fn build(
         &self,
         args: &Value,
         workspace: &Workspace,
     ) -> Result<Box<dyn Invocation>, BuildError> {
-        self.declaration
-            .validate(args)
-            .map_err(BuildError::invalid)?;
+        if T::SCHEMA_CHECKED {
+            self.declaration
+                .validate(args)
+                .map_err(BuildError::invalid)?;
+        }
         let mut params: T::Params = serde_json::from_value(args.clone())
             .map_err(|e| BuildError::invalid(format!("params {e}")))?;
         self.tool.validate_values(&mut params, workspace)?;

@@ -18,10 +18,11 @@
 
 mod lookup;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolpass_core::approval::{self, ApprovalMode, Gate, PlanShell};
 
 use crate::confirmation::{Answer, Confirmation};
@@ -81,6 +82,8 @@ pub struct Pending {
     tool: Arc<dyn Tool>,
     invocation: Box<dyn Invocation>,
     confirmation: Confirmation,
+    /// What the auto-mode classifier would be shown of the call.
+    classifier_input: Map<String, Value>,
     /// Only "proceed once" runs it: an unknown shell command in plan mode.
     once_only: bool,
 }
@@ -99,6 +102,14 @@ impl Pending {
     pub fn confirmation(&self) -> &Confirmation {
         &self.confirmation
     }
+
+    /// What Qwen's auto-mode classifier would be shown of the call
+    /// ([`Tool::classifier_input`]; through `tool_call`, the target's
+    /// wrapped as Qwen's `ToolCallTool` wraps it).
+    #[must_use]
+    pub fn classifier_input(&self) -> &Map<String, Value> {
+        &self.classifier_input
+    }
 }
 
 /// Runs the tool `name` with `arguments` in `session`, or stops where the
@@ -113,7 +124,8 @@ pub fn schedule(
     // A `tool_call` is the call it carries: the target runs under its own
     // rules, as if the model had called it.
     let routed;
-    let (name, arguments) = if name == tool_call::NAME {
+    let routed_through_tool_call = name == tool_call::NAME;
+    let (name, arguments) = if routed_through_tool_call {
         match tool_call::resolve(session.registry(), arguments, session) {
             Ok(target) => {
                 routed = target;
@@ -148,8 +160,11 @@ pub fn schedule(
         ));
     }
     let once_only = plan_shell == Some(PlanShell::AskOnce);
+    let interactive = invocation.requires_user_interaction(session);
     let gate = if once_only {
         Gate::NeedsDetails
+    } else if interactive {
+        approval::before_details_interactive(invocation.default_permission())
     } else {
         approval::before_details(invocation.default_permission(), mode)
     };
@@ -181,12 +196,19 @@ pub fn schedule(
     match gate {
         Gate::Run => Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
         Gate::PlanBlocked => Scheduled::Done(refused(plan_blocked(name))),
-        Gate::Ask | Gate::NeedsDetails | Gate::Denied => Scheduled::Awaiting(Pending {
-            tool,
-            invocation,
-            confirmation,
-            once_only,
-        }),
+        Gate::Ask | Gate::NeedsDetails | Gate::Denied => {
+            let mut classifier_input = tool.classifier_input(arguments, session);
+            if routed_through_tool_call {
+                classifier_input = through_tool_call(tool.name(), classifier_input);
+            }
+            Scheduled::Awaiting(Pending {
+                tool,
+                invocation,
+                confirmation,
+                classifier_input,
+                once_only,
+            })
+        }
     }
 }
 
@@ -203,7 +225,16 @@ pub fn confirm(
         invocation,
         confirmation,
         once_only,
+        ..
     } = pending;
+    // Qwen's `onConfirm` for questions takes "proceed" as answered, with
+    // whatever answers came (none, here).
+    let answer = match (answer, &confirmation) {
+        (Answer::ProceedOnce | Answer::ProceedAlways, Confirmation::AskUserQuestion { .. }) => {
+            Answer::Answers(BTreeMap::new())
+        }
+        (answer, _) => answer,
+    };
     if once_only && !matches!(answer, Answer::ProceedOnce | Answer::Cancel) {
         return cancelled(
             PLAN_SHELL_ONCE_ONLY,
@@ -221,6 +252,7 @@ pub fn confirm(
                 ))),
                 Confirmation::Info { prompt, .. } => Display::Text(prompt.clone()),
                 Confirmation::Exec { command, .. } => Display::Text(command.clone()),
+                Confirmation::AskUserQuestion { title, .. } => Display::Text(title.clone()),
             };
             cancelled(DECLINED, display)
         }
@@ -237,12 +269,30 @@ pub fn confirm(
             // only; any other call proceeds as proposed.
             let modified = match &confirmation {
                 Confirmation::Edit(asked) => invocation.modified(asked, content),
-                Confirmation::Info { .. } | Confirmation::Exec { .. } => None,
+                Confirmation::Info { .. }
+                | Confirmation::Exec { .. }
+                | Confirmation::AskUserQuestion { .. } => None,
             };
             let invocation = modified.unwrap_or(invocation);
             run(session, tool.as_ref(), &*invocation, context)
         }
+        Answer::Answers(answers) => {
+            let answered = invocation.answered(answers);
+            let invocation = answered.unwrap_or(invocation);
+            run(session, tool.as_ref(), &*invocation, context)
+        }
     }
+}
+
+/// Qwen's `ToolCallTool.toAutoClassifierInput`: the target's name, with its
+/// projection as `arguments` unless it forwards nothing.
+fn through_tool_call(target: &str, input: Map<String, Value>) -> Map<String, Value> {
+    let mut wrapped = Map::new();
+    wrapped.insert("name".to_owned(), Value::from(target));
+    if !input.is_empty() {
+        wrapped.insert("arguments".to_owned(), Value::Object(input));
+    }
+    wrapped
 }
 
 /// Runs `name` as a call the user approves once if asked: for callers
