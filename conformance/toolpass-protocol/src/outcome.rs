@@ -167,11 +167,7 @@ pub struct Todo {
     /// Where it stands.
     pub status: TodoStatus,
     /// The ids of the items that must be completed first.
-    #[serde(
-        rename = "blockedBy",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(rename = "blockedBy", default, skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<String>,
 }
 

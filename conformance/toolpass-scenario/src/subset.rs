@@ -32,8 +32,10 @@ pub fn json_exact(expected: &Value, actual: &Value) -> Result<(), Mismatch> {
     json_subset(expected, actual)?;
     match first_difference(actual, expected, &mut String::new()) {
         None => Ok(()),
+        // With `expected` a subset, the only difference left is a member
+        // `actual` has and `expected` does not.
         Some(message) => Err(Mismatch::json(
-            format!("unexpected: {message}"),
+            message.replace("the member is missing", "a member not expected"),
             pretty(expected),
             pretty(actual),
         )),

@@ -367,7 +367,7 @@ impl Checker {
             &expect.classifier_input,
         ]
         .into_iter()
-            .flatten()
+        .flatten()
         {
             self.json(subset);
         }

@@ -207,7 +207,12 @@ impl Worker {
             error.data = Some(json!({"callId": params.call_id}));
             return self.outbound.error(Some(id.clone()), error);
         };
-        let answer = answer(parked.pending.confirmation(), params.outcome, params.modified_content, params.answers);
+        let answer = answer(
+            parked.pending.confirmation(),
+            params.outcome,
+            params.modified_content,
+            params.answers,
+        );
         let answer = match answer {
             Ok(answer) => answer,
             Err(message) => {

@@ -213,9 +213,7 @@ fn check_json_with(
         .substitute(vars)
         .map_err(|e| Failure::new(what, e.to_string()))?;
     let actual = actual.unwrap_or(&Value::Null);
-    Ok(compare(&expected, actual)
-        .err()
-        .map(|m| mismatch(what, &m)))
+    Ok(compare(&expected, actual).err().map(|m| mismatch(what, &m)))
 }
 
 fn check_paths(

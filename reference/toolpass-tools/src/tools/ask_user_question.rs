@@ -50,7 +50,11 @@ impl DeclarativeTool for AskUserQuestionTool {
     const SCHEMA_CHECKED: bool = false;
     type Params = Value;
 
-    fn validate_values(&self, params: &mut Value, _workspace: &Workspace) -> Result<(), BuildError> {
+    fn validate_values(
+        &self,
+        params: &mut Value,
+        _workspace: &Workspace,
+    ) -> Result<(), BuildError> {
         match validate(params) {
             Some(message) => Err(BuildError::invalid(message)),
             None => Ok(()),
@@ -80,12 +84,17 @@ fn validate(params: &Value) -> Option<String> {
     if !(1..=4).contains(&questions.len()) {
         return Some("Parameter \"questions\" must contain between 1 and 4 questions.".to_owned());
     }
-    let filled = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !js_trim(s).is_empty());
+    let filled = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .is_some_and(|s| !js_trim(s).is_empty())
+    };
     for (i, question) in questions.iter().enumerate() {
         let n = i + 1;
         for key in ["question", "header"] {
             if !filled(question.get(key)) {
-                return Some(format!("Question {n}: \"{key}\" must be a non-empty string."));
+                return Some(format!(
+                    "Question {n}: \"{key}\" must be a non-empty string."
+                ));
             }
         }
         let Some(Value::Array(options)) = question.get("options") else {
@@ -154,7 +163,11 @@ impl Invocation for AskInvocation {
         }))
     }
 
-    fn execute(&self, _workspace: &Workspace, _context: &InvocationContext) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        _workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let text = if !self.interactive {
             HEADLESS.to_owned()
         } else if let Some(answers) = &self.answers {

@@ -81,7 +81,10 @@ impl DeclarativeTool for EditTool {
     /// Qwen's `EditTool.toAutoClassifierInput`: the path, 300-unit previews
     /// of both strings, whether each was cut, and the change in line count.
     fn classifier_input(&self, args: &Value, _workspace: &Workspace) -> Map<String, Value> {
-        let (old, new) = (classifier::text(args, "old_string"), classifier::text(args, "new_string"));
+        let (old, new) = (
+            classifier::text(args, "old_string"),
+            classifier::text(args, "new_string"),
+        );
         let ((old_preview, old_cut), (new_preview, new_cut)) =
             (classifier::preview(old), classifier::preview(new));
         let lines = |text: &str| i64::try_from(text.matches('\n').count()).unwrap_or(i64::MAX);

@@ -18,6 +18,7 @@ use toolpass_core::approval::Permission;
 
 use super::node::utf16_prefix;
 use crate::classifier;
+use crate::confirmation::Confirmation;
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
@@ -72,7 +73,11 @@ impl DeclarativeTool for SendMessageTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: SendMessageParams, _workspace: &Workspace) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: SendMessageParams,
+        _workspace: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(SendMessageInvocation { params })
     }
 
@@ -111,7 +116,20 @@ impl Invocation for SendMessageInvocation {
         Permission::Ask
     }
 
-    fn execute(&self, _workspace: &Workspace, _context: &InvocationContext) -> Result<ToolResult, Failure> {
+    /// The base class's question, titled `Confirm ` and the invocation's
+    /// class name (`SendMessageInvocation` less `Invocation`).
+    fn confirmation(&self, _workspace: &Workspace) -> Result<Confirmation, Failure> {
+        Ok(Confirmation::Info {
+            title: "Confirm SendMessage".to_owned(),
+            prompt: self.description(),
+        })
+    }
+
+    fn execute(
+        &self,
+        _workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         let p = &self.params;
         if let Some(task_id) = given(p.task_id.as_ref()) {
             return Err(Failure::new(

@@ -56,7 +56,11 @@ impl DeclarativeTool for TaskCreateTool {
         Ok(())
     }
 
-    fn create_invocation(&self, params: TaskCreateParams, _workspace: &Workspace) -> Box<dyn Invocation> {
+    fn create_invocation(
+        &self,
+        params: TaskCreateParams,
+        _workspace: &Workspace,
+    ) -> Box<dyn Invocation> {
         Box::new(TaskCreateInvocation { params })
     }
 
@@ -105,7 +109,11 @@ impl Invocation for TaskCreateInvocation {
         })
     }
 
-    fn execute(&self, _workspace: &Workspace, _context: &InvocationContext) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        _workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         Err(Failure::new(ToolErrorCode::Unknown, NO_TEAM).display(NO_TEAM))
     }
 }

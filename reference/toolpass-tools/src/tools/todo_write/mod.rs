@@ -34,7 +34,11 @@ impl DeclarativeTool for TodoWriteTool {
     const SCHEMA_CHECKED: bool = false;
     type Params = Value;
 
-    fn validate_values(&self, params: &mut Value, _workspace: &Workspace) -> Result<(), BuildError> {
+    fn validate_values(
+        &self,
+        params: &mut Value,
+        _workspace: &Workspace,
+    ) -> Result<(), BuildError> {
         match validate::validate(params.get("todos")) {
             Some(message) => Err(BuildError::invalid(message)),
             None => Ok(()),
@@ -60,7 +64,11 @@ impl Invocation for TodoWriteInvocation {
         "Update todos".to_owned()
     }
 
-    fn execute(&self, workspace: &Workspace, _context: &InvocationContext) -> Result<ToolResult, Failure> {
+    fn execute(
+        &self,
+        workspace: &Workspace,
+        _context: &InvocationContext,
+    ) -> Result<ToolResult, Failure> {
         // Qwen reports any failure here as a result, not an error: the
         // model is told the list was not modified and why.
         Ok(self.write(workspace).unwrap_or_else(|message| {
@@ -87,9 +95,11 @@ impl TodoWriteInvocation {
         if previous.todos == todos {
             return Ok(ToolResult::new(UNCHANGED, display));
         }
-        let every_completed = previous.todos.iter().all(|t| status(t) == Some("completed"));
-        let starts_new_plan =
-            !todos.is_empty() && (previous.todos.is_empty() || every_completed);
+        let every_completed = previous
+            .todos
+            .iter()
+            .all(|t| status(t) == Some("completed"));
+        let starts_new_plan = !todos.is_empty() && (previous.todos.is_empty() || every_completed);
         let plan_id = match previous.plan_id {
             _ if todos.is_empty() => None,
             Some(id) if !starts_new_plan => Some(id),
@@ -121,7 +131,11 @@ impl TodoWriteInvocation {
         if !active {
             return self.todos.clone();
         }
-        let listed = |id: &str| self.todos.iter().any(|t| t.get("id").and_then(Value::as_str) == Some(id));
+        let listed = |id: &str| {
+            self.todos
+                .iter()
+                .any(|t| t.get("id").and_then(Value::as_str) == Some(id))
+        };
         let mut kept_any = false;
         let todos: Vec<Value> = self
             .todos
@@ -190,6 +204,3 @@ fn shown(todo: &Value) -> Option<Todo> {
         }),
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -36,7 +36,10 @@ fn path(workspace: &Workspace) -> io::Result<PathBuf> {
         })
         .collect();
     let name = if name.is_empty() { "default" } else { &name };
-    Ok(workspace.spill_dir()?.join("todos").join(format!("{name}.json")))
+    Ok(workspace
+        .spill_dir()?
+        .join("todos")
+        .join(format!("{name}.json")))
 }
 
 /// Qwen's `readTodoPlanFromFile`: no file is an empty plan; a file that is
@@ -49,7 +52,10 @@ pub(super) fn read(workspace: &Workspace) -> io::Result<Plan> {
     };
     let data: Value = serde_json::from_str(&text).map_err(io::Error::other)?;
     Ok(Plan {
-        plan_id: data.get("planId").and_then(Value::as_str).map(str::to_owned),
+        plan_id: data
+            .get("planId")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
         todos: data
             .get("todos")
             .and_then(Value::as_array)
@@ -59,7 +65,11 @@ pub(super) fn read(workspace: &Workspace) -> io::Result<Plan> {
 }
 
 /// Qwen's `writeTodosToFile`: the whole plan, replacing the old one at once.
-pub(super) fn write(workspace: &Workspace, todos: &[Value], plan_id: Option<&str>) -> io::Result<()> {
+pub(super) fn write(
+    workspace: &Workspace,
+    todos: &[Value],
+    plan_id: Option<&str>,
+) -> io::Result<()> {
     let path = path(workspace)?;
     let dir = path.parent().unwrap_or(&path);
     fs::create_dir_all(dir)?;
@@ -82,7 +92,8 @@ pub(super) fn random_uuid() -> io::Result<String> {
     let mut bytes = [0u8; 16];
     let mut filled = 0;
     while filled < bytes.len() {
-        filled += rustix::rand::getrandom(&mut bytes[filled..], rustix::rand::GetRandomFlags::empty())?;
+        filled +=
+            rustix::rand::getrandom(&mut bytes[filled..], rustix::rand::GetRandomFlags::empty())?;
     }
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
@@ -118,7 +129,10 @@ mod tests {
         assert_eq!(plan.plan_id.as_deref(), Some("p"));
         assert_eq!(plan.todos, todos);
         let text = fs::read_to_string(&file).unwrap();
-        assert!(text.starts_with("{\n  \"planId\": \"p\",\n  \"todos\": ["), "{text}");
+        assert!(
+            text.starts_with("{\n  \"planId\": \"p\",\n  \"todos\": ["),
+            "{text}"
+        );
     }
 
     #[test]

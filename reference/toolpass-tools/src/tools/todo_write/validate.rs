@@ -58,7 +58,11 @@ fn item_error(todo: &Map<String, Value>) -> Option<&'static str> {
     if id_like(todo.get("id")).is_none() {
         return Some("Each todo must have a non-empty \"id\" string of at most 500 characters.");
     }
-    if todo.get("content").and_then(Value::as_str).is_none_or(blank) {
+    if todo
+        .get("content")
+        .and_then(Value::as_str)
+        .is_none_or(blank)
+    {
         return Some("Each todo must have a non-empty \"content\" string.");
     }
     let status = todo.get("status").and_then(Value::as_str);

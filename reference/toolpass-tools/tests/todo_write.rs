@@ -1,13 +1,15 @@
+//! `todo_write` through the scheduler: Qwen's answers, the list kept
+//! between calls, and its kind.
+
 use serde_json::{Value, json};
 
-use crate::config::SessionConfig;
-use crate::kind::Kind;
-use crate::result::Display;
-use crate::scheduler::execute_call;
-use crate::session::Session;
-use crate::tool::{Declared, Tool};
-
-use super::TodoWriteTool;
+use toolpass_tools::config::SessionConfig;
+use toolpass_tools::kind::Kind;
+use toolpass_tools::result::{Display, ToolResult};
+use toolpass_tools::scheduler::execute_call;
+use toolpass_tools::session::Session;
+use toolpass_tools::tool::{Declared, Tool};
+use toolpass_tools::tools::todo_write::TodoWriteTool;
 
 fn session() -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
@@ -17,7 +19,7 @@ fn session() -> (tempfile::TempDir, Session) {
     (dir, session)
 }
 
-fn write(session: &Session, todos: Value) -> crate::result::ToolResult {
+fn write(session: &Session, todos: Value) -> ToolResult {
     execute_call(session, "todo_write", &json!({"todos": todos})).result
 }
 
@@ -57,7 +59,11 @@ fn a_write_reports_the_list_and_a_repeat_is_already_up_to_date() {
         again.llm_content
     );
     let cleared = write(&session, json!([]));
-    assert!(cleared.llm_content.starts_with("Todo list has been cleared."));
+    assert!(
+        cleared
+            .llm_content
+            .starts_with("Todo list has been cleared.")
+    );
 }
 
 #[test]
@@ -70,9 +76,14 @@ fn an_update_keeps_the_dependencies_it_leaves_out() {
     write(&session, first.clone());
     // The same list without b's blockedBy: the stored one is kept, so
     // nothing changed.
-    let again = write(&session, json!([item("a", "in_progress"), item("b", "pending")]));
+    let again = write(
+        &session,
+        json!([item("a", "in_progress"), item("b", "pending")]),
+    );
     assert!(
-        again.llm_content.starts_with("Todo list is already up to date."),
+        again
+            .llm_content
+            .starts_with("Todo list is already up to date."),
         "{}",
         again.llm_content
     );
@@ -81,7 +92,10 @@ fn an_update_keeps_the_dependencies_it_leaves_out() {
 #[test]
 fn invalid_lists_are_refused_before_anything_is_written() {
     let (_dir, session) = session();
-    let refused = write(&session, json!([item("1", "pending"), item("1", "completed")]));
+    let refused = write(
+        &session,
+        json!([item("1", "pending"), item("1", "completed")]),
+    );
     assert_eq!(
         refused.llm_content,
         "Todo IDs must be unique within the array."
