@@ -48,6 +48,16 @@ impl BuildError {
             message: message.into(),
         }
     }
+
+    /// The verdict of a Qwen-style check (`validateToolParams` returns
+    /// the broken rule's message, or nothing): `invalid_tool_params` with
+    /// that message.
+    ///
+    /// # Errors
+    /// When `problem` names one.
+    pub fn check(problem: Option<String>) -> Result<(), Self> {
+        problem.map_or(Ok(()), |message| Err(BuildError::invalid(message)))
+    }
 }
 
 impl From<BuildError> for Failure {

@@ -55,10 +55,7 @@ impl DeclarativeTool for AskUserQuestionTool {
         params: &mut Value,
         _workspace: &Workspace,
     ) -> Result<(), BuildError> {
-        match validate(params) {
-            Some(message) => Err(BuildError::invalid(message)),
-            None => Ok(()),
-        }
+        BuildError::check(validate(params))
     }
 
     fn create_invocation(&self, params: Value, workspace: &Workspace) -> Box<dyn Invocation> {

@@ -39,10 +39,7 @@ impl DeclarativeTool for TodoWriteTool {
         params: &mut Value,
         _workspace: &Workspace,
     ) -> Result<(), BuildError> {
-        match validate::validate(params.get("todos")) {
-            Some(message) => Err(BuildError::invalid(message)),
-            None => Ok(()),
-        }
+        BuildError::check(validate::validate(params.get("todos")))
     }
 
     fn create_invocation(&self, params: Value, _workspace: &Workspace) -> Box<dyn Invocation> {
