@@ -82,6 +82,13 @@ pub enum Feature {
     /// Large outputs are spilled to files (`persistedOutputPath`,
     /// `resultFilePaths`).
     SpillFiles,
+    /// Qwen Code's collaboration tools: `todo_write`, `ask_user_question`
+    /// (answered through `toolpass/confirm`'s `answers`), `task_create` and
+    /// `send_message`.
+    CollabTools,
+    /// An `awaiting_confirmation` Outcome carries `classifierInput`: what
+    /// the auto-mode classifier would be shown of the call.
+    ClassifierInput,
     /// A feature this version does not know, kept verbatim.
     Unknown(String),
 }
@@ -109,6 +116,8 @@ impl Feature {
         Feature::BackgroundShell,
         Feature::ShellPty,
         Feature::SpillFiles,
+        Feature::CollabTools,
+        Feature::ClassifierInput,
     ];
 
     /// The feature for `text`; never fails, see [`Feature::Unknown`].
@@ -129,6 +138,8 @@ impl Feature {
             "background_shell" => Feature::BackgroundShell,
             "shell_pty" => Feature::ShellPty,
             "spill_files" => Feature::SpillFiles,
+            "collab_tools" => Feature::CollabTools,
+            "classifier_input" => Feature::ClassifierInput,
             other => match other.strip_prefix(FAULT_PREFIX) {
                 Some(point) if !point.is_empty() => Feature::Fault(FaultPoint::parse(point)),
                 _ => Feature::Unknown(other.to_owned()),
@@ -165,6 +176,8 @@ impl fmt::Display for Feature {
             Feature::BackgroundShell => "background_shell",
             Feature::ShellPty => "shell_pty",
             Feature::SpillFiles => "spill_files",
+            Feature::CollabTools => "collab_tools",
+            Feature::ClassifierInput => "classifier_input",
             Feature::Unknown(text) => text,
         })
     }

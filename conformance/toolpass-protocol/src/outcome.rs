@@ -8,7 +8,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::error_code::ErrorCode;
@@ -70,6 +70,12 @@ pub struct ToolpassOutcome {
     /// Where the full output was spilled when it was truncated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persisted_output_path: Option<String>,
+    /// With `status: awaiting_confirmation`: what Qwen Code's auto-mode
+    /// classifier would be shown of the call's arguments (the tool's
+    /// `toAutoClassifierInput`, `{}` for a tool that forwards nothing).
+    /// Absent when the implementation does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classifier_input: Option<Map<String, Value>>,
 }
 
 /// How a call ended.
@@ -160,6 +166,9 @@ pub struct Todo {
     pub content: String,
     /// Where it stands.
     pub status: TodoStatus,
+    /// The ids of the items that must be completed first.
+    #[serde(rename = "blockedBy", default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
 }
 
 /// Where a todo item stands.
@@ -284,6 +293,7 @@ impl Outcome {
                     confirmation: None,
                     result_file_paths: Vec::new(),
                     persisted_output_path: None,
+                    classifier_input: None,
                 },
             },
         }
@@ -344,6 +354,13 @@ impl Outcome {
     #[must_use]
     pub fn with_result_file_paths(mut self, paths: Vec<String>) -> Outcome {
         self.meta.toolpass.result_file_paths = paths;
+        self
+    }
+
+    /// Sets what the auto-mode classifier would be shown of the call.
+    #[must_use]
+    pub fn with_classifier_input(mut self, input: Map<String, Value>) -> Outcome {
+        self.meta.toolpass.classifier_input = Some(input);
         self
     }
 

@@ -31,6 +31,11 @@ pub struct Expect {
     /// `_meta.toolpass.confirmation`: a JSON subset of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Json>,
+    /// `_meta.toolpass.classifierInput`, exactly: every member and no
+    /// other (`{}` for a tool that forwards nothing, where a subset would
+    /// hold of anything). Implies the `classifier_input` feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classifier_input: Option<Json>,
     /// `_meta.toolpass.resultFilePaths`: one matcher per path, in order,
     /// and no other path.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -124,4 +124,4 @@ pub use step::{
     Call, Cancel, Capture, CaptureSource, Confirm, ExpectFiles, ExpectTools, Fault, Join, Step,
     StepKind, WaitNotice, WaitUpdate,
 };
-pub use subset::json_subset;
+pub use subset::{json_exact, json_subset};

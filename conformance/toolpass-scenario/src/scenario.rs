@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toolpass_protocol::{Feature, SessionConfig};
 
+use crate::expect::Expect;
 use crate::files::{FileEntry, RelPath};
 use crate::forms::OneOrMany;
 use crate::level::Level;
@@ -89,6 +90,17 @@ fn at_least_one_clause<'de, D: serde::Deserializer<'de>>(
     Ok(ids)
 }
 
+/// Whether `expect` (or one of its alternatives) judges `classifierInput`.
+fn judges_classifier_input(expect: Option<&Expect>) -> bool {
+    expect.is_some_and(|expect| {
+        expect.classifier_input.is_some()
+            || expect
+                .any_of
+                .iter()
+                .any(|alternative| judges_classifier_input(Some(alternative)))
+    })
+}
+
 fn is_default(config: &SessionConfig) -> bool {
     *config == SessionConfig::default()
 }
@@ -128,14 +140,23 @@ impl Scenario {
 
     /// The features the scenario needs: those it `requires` and those its
     /// steps imply (`batch`, `confirm`, `notices`, `cancel`, `updates`,
-    /// `fault:<point>`, and `sessions` for a config or any of those).
+    /// `fault:<point>`, `classifier_input` for an `expect` judging it, and
+    /// `sessions` for a config or any of those).
     pub fn features(&self) -> BTreeSet<Feature> {
         let mut features: BTreeSet<Feature> =
             self.requires.iter().map(|f| f.value.clone()).collect();
         for step in &self.steps {
             match &step.kind {
+                StepKind::Call(call) if judges_classifier_input(call.expect.as_ref()) => {
+                    features.insert(Feature::ClassifierInput)
+                }
                 StepKind::Batch(_) => features.insert(Feature::Batch),
-                StepKind::Confirm(_) => features.insert(Feature::Confirm),
+                StepKind::Confirm(confirm) => {
+                    if judges_classifier_input(confirm.expect.as_ref()) {
+                        features.insert(Feature::ClassifierInput);
+                    }
+                    features.insert(Feature::Confirm)
+                }
                 StepKind::WaitNotice(_) => features.insert(Feature::Notices),
                 StepKind::Cancel(_) => features.insert(Feature::Cancel),
                 StepKind::WaitUpdate(_) => features.insert(Feature::Updates),

@@ -26,6 +26,22 @@ pub fn json_subset(expected: &Value, actual: &Value) -> Result<(), Mismatch> {
     }
 }
 
+/// Whether `expected` and `actual` are the same JSON: [`json_subset`] both
+/// ways, so an object may not have members `expected` does not name.
+pub fn json_exact(expected: &Value, actual: &Value) -> Result<(), Mismatch> {
+    json_subset(expected, actual)?;
+    match first_difference(actual, expected, &mut String::new()) {
+        None => Ok(()),
+        // With `expected` a subset, the only difference left is a member
+        // `actual` has and `expected` does not.
+        Some(message) => Err(Mismatch::json(
+            message.replace("the member is missing", "a member not expected"),
+            pretty(expected),
+            pretty(actual),
+        )),
+    }
+}
+
 fn first_difference(expected: &Value, actual: &Value, path: &mut String) -> Option<String> {
     let at = |path: &str| {
         if path.is_empty() {

@@ -361,9 +361,13 @@ impl Checker {
         if let Some(llm) = &expect.llm {
             self.matcher(llm);
         }
-        for subset in [&expect.display, &expect.confirmation]
-            .into_iter()
-            .flatten()
+        for subset in [
+            &expect.display,
+            &expect.confirmation,
+            &expect.classifier_input,
+        ]
+        .into_iter()
+        .flatten()
         {
             self.json(subset);
         }

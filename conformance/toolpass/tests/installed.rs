@@ -37,7 +37,8 @@ struct Installed {
 }
 
 impl Installed {
-    /// `toolpass` in `<prefix>/bin`, with the server beside it or not.
+    /// `toolpass` in `<prefix>/bin`, with the server and the MCP test server
+    /// beside it or not.
     fn new(with_server: bool) -> Installed {
         let temp = tempfile::tempdir().unwrap();
         let checkout = checkout_roots();
@@ -51,6 +52,7 @@ impl Installed {
         copy(Path::new(env!("CARGO_BIN_EXE_toolpass")), &bin);
         if with_server {
             copy(Path::new(common::server()), &bin);
+            copy(Path::new(common::fixture()), &bin);
         }
         let fake = temp.path().join("fake");
         std::fs::create_dir_all(&fake).unwrap();

@@ -53,6 +53,9 @@ pub enum ConfirmationKind {
     Mcp,
     /// A yes-or-no about anything else (a fetch, a search).
     Info,
+    /// Questions the user answers (`ask_user_question`): the confirmation
+    /// is the tool itself.
+    AskUserQuestion,
 }
 
 /// The decision at one point of the flow.
@@ -82,12 +85,26 @@ pub const fn before_details(permission: Permission, mode: ApprovalMode) -> Gate 
     }
 }
 
+/// Qwen's decision before the details for a call that `requiresUserInteraction`
+/// (`evaluatePermissionFlow`: `ask_user_question` where someone can answer):
+/// only a denial stops it; otherwise it is put to the user in every mode,
+/// YOLO included, since approving it unasked would answer for the user.
+#[must_use]
+pub const fn before_details_interactive(permission: Permission) -> Gate {
+    match permission {
+        Permission::Deny => Gate::Denied,
+        Permission::Allow | Permission::Ask => Gate::NeedsDetails,
+    }
+}
+
 /// Qwen's decision once the details are known: plan mode blocks anything but
-/// an information prompt; auto-edit approves edits and information prompts;
-/// everything else asks.
+/// an information prompt or questions; auto-edit approves edits and
+/// information prompts; questions are asked in every mode (`needsConfirmation`
+/// names `ask_user_question` as YOLO's exception); everything else asks.
 #[must_use]
 pub const fn after_details(kind: ConfirmationKind, mode: ApprovalMode) -> Gate {
     match (mode, kind) {
+        (_, ConfirmationKind::AskUserQuestion) => Gate::Ask,
         (ApprovalMode::Plan, ConfirmationKind::Info) => Gate::Ask,
         (ApprovalMode::Plan, _) => Gate::PlanBlocked,
         (ApprovalMode::AutoEdit, ConfirmationKind::Edit | ConfirmationKind::Info)
@@ -105,7 +122,10 @@ pub const fn after_details(kind: ConfirmationKind, mode: ApprovalMode) -> Gate {
 pub const fn mode_after_proceed_always(kind: ConfirmationKind) -> Option<ApprovalMode> {
     match kind {
         ConfirmationKind::Edit => Some(ApprovalMode::AutoEdit),
-        ConfirmationKind::Exec | ConfirmationKind::Mcp | ConfirmationKind::Info => None,
+        ConfirmationKind::Exec
+        | ConfirmationKind::Mcp
+        | ConfirmationKind::Info
+        | ConfirmationKind::AskUserQuestion => None,
     }
 }
 
@@ -198,6 +218,26 @@ mod tests {
                 Gate::Denied
             );
         }
+    }
+
+    #[test]
+    fn questions_are_asked_in_every_mode_unless_denied() {
+        for mode in MODES {
+            assert_eq!(
+                before_details_interactive(Permission::Allow),
+                Gate::NeedsDetails
+            );
+            assert_eq!(
+                after_details(ConfirmationKind::AskUserQuestion, mode),
+                Gate::Ask,
+                "{mode:?}"
+            );
+        }
+        assert_eq!(before_details_interactive(Permission::Deny), Gate::Denied);
+        assert_eq!(
+            mode_after_proceed_always(ConfirmationKind::AskUserQuestion),
+            None
+        );
     }
 
     #[test]

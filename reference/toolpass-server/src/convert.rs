@@ -4,15 +4,15 @@
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use toolpass_protocol::{
-    DeferredToolsModel, DiffStat, ErrorCode, Outcome, ResultDisplay, ToolDescriptor,
-    ToolDescriptorMeta, ToolKind, ToolMeta,
+    DeferredToolsModel, DiffStat, ErrorCode, Outcome, Question, QuestionOption, ResultDisplay,
+    Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
 };
 
 use toolpass_tools::config::{ApprovalMode, DeferredModel, McpServerSettings};
 use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
-use toolpass_tools::result::Display;
-use toolpass_tools::scheduler::CallOutcome;
+use toolpass_tools::result::{self, Display};
+use toolpass_tools::scheduler::{CallOutcome, Pending};
 use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tool::Tool;
 
@@ -53,6 +53,9 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
             user_stat: diff.user_stat.map(diff_stat),
             diff: None,
         },
+        Display::Todos(todos) => ResultDisplay::Todos {
+            todos: todos.into_iter().map(todo).collect(),
+        },
     };
     let paths = result
         .result_file_paths
@@ -80,8 +83,27 @@ fn diff_stat(stat: toolpass_tools::result::DiffStat) -> DiffStat {
     }
 }
 
-/// The Outcome of a call that waits for the user's answer.
-pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
+fn todo(todo: result::Todo) -> Todo {
+    Todo {
+        id: todo.id,
+        content: todo.content,
+        status: match todo.status {
+            result::TodoStatus::Pending => TodoStatus::Pending,
+            result::TodoStatus::InProgress => TodoStatus::InProgress,
+            result::TodoStatus::Completed => TodoStatus::Completed,
+        },
+        blocked_by: todo.blocked_by.unwrap_or_default(),
+    }
+}
+
+/// The Outcome of a call that waits for the user's answer, with what the
+/// auto-mode classifier would be shown of it.
+pub(crate) fn awaiting(pending: &Pending) -> Outcome {
+    confirmation_outcome(pending.confirmation())
+        .with_classifier_input(pending.classifier_input().clone())
+}
+
+fn confirmation_outcome(confirmation: &Confirmation) -> Outcome {
     Outcome::awaiting_confirmation(match confirmation {
         Confirmation::Edit(edit) => toolpass_protocol::Confirmation::Edit {
             title: edit.title.clone(),
@@ -115,6 +137,27 @@ pub(crate) fn awaiting(confirmation: &Confirmation) -> Outcome {
             prompt: prompt.clone(),
             urls: Vec::new(),
         },
+        Confirmation::AskUserQuestion { title, questions } => {
+            toolpass_protocol::Confirmation::AskUserQuestion {
+                title: title.clone(),
+                questions: questions
+                    .iter()
+                    .map(|q| Question {
+                        question: q.question.clone(),
+                        header: q.header.clone(),
+                        options: q
+                            .options
+                            .iter()
+                            .map(|o| QuestionOption {
+                                label: o.label.clone(),
+                                description: o.description.clone(),
+                            })
+                            .collect(),
+                        multi_select: q.multi_select,
+                    })
+                    .collect(),
+            }
+        }
     })
 }
 
@@ -159,6 +202,7 @@ pub(crate) fn error_code(code: ToolErrorCode) -> ErrorCode {
         ToolErrorCode::TaskStopNotRunning => ErrorCode::TaskStopNotRunning,
         ToolErrorCode::McpToolError => ErrorCode::McpToolError,
         ToolErrorCode::UnhandledException => ErrorCode::UnhandledException,
+        ToolErrorCode::SendMessageNotFound => ErrorCode::SendMessageNotFound,
     }
 }
 
@@ -184,6 +228,8 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
         approval_mode: config
             .approval_mode
             .map_or(defaults.approval_mode, approval_mode),
+        // A session that names an approval mode has someone to ask.
+        interactive: config.approval_mode.is_some(),
         deferred_model: config.deferred_tools.map_or(
             defaults.deferred_model,
             |model| match model {

@@ -352,6 +352,8 @@ fn features() -> Vec<Feature> {
         Feature::DeferredProxy,
         // A session's `mcpServers` are connected and their tools served.
         Feature::Mcp,
+        Feature::CollabTools,
+        Feature::ClassifierInput,
     ];
     // Checked once: whether a foreground command will find a pty here.
     static PTY: OnceLock<bool> = OnceLock::new();

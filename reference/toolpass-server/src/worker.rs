@@ -9,7 +9,7 @@
 //! `awaiting_confirmation` and parked there, holding no lock and no file,
 //! until `toolpass/confirm` names it; the queue goes on meanwhile.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -181,7 +181,7 @@ impl Worker {
                     // Sent before the call is parked below: a confirmation
                     // the client sends at once waits in this queue until
                     // then.
-                    let outcome = convert::awaiting(pending.confirmation());
+                    let outcome = convert::awaiting(&pending);
                     outbound.result::<method::ToolsCall>(&reply_to, &outcome);
                     Some(pending)
                 }
@@ -210,26 +210,12 @@ impl Worker {
             error.data = Some(json!({"callId": params.call_id}));
             return self.outbound.error(Some(id.clone()), error);
         };
-        let modifiable = match parked.pending.confirmation() {
-            Confirmation::Edit(edit) => edit.modifiable,
-            Confirmation::Exec { .. } | Confirmation::Info { .. } | Confirmation::Mcp { .. } => {
-                true
-            }
-        };
-        let answer = match (params.outcome, params.modified_content) {
-            (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
-            (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),
-            (ConfirmOutcome::Cancel, _) => Ok(Answer::Cancel),
-            // As Qwen's `hideModify`.
-            (ConfirmOutcome::Modify, _) if !modifiable => Err(
-                "modify is not offered for this confirmation (a sed edit is the command's \
-                 effect): answer proceed_once, proceed_always or cancel",
-            ),
-            (ConfirmOutcome::Modify, Some(content)) => Ok(Answer::Modify(content)),
-            (ConfirmOutcome::Modify, None) => {
-                Err("modify needs modifiedContent: the content the user edited the proposal into")
-            }
-        };
+        let answer = answer(
+            parked.pending.confirmation(),
+            params.outcome,
+            params.modified_content,
+            params.answers,
+        );
         let answer = match answer {
             Ok(answer) => answer,
             Err(message) => {
@@ -295,4 +281,50 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| ResponseError::internal(format!("the call failed: {e}")))
+}
+
+/// The user's answer as the tool layer takes it, or why it cannot be one
+/// (the call then keeps waiting). Answers go only with questions, and
+/// answer them on "proceed" (Qwen's `onConfirm` for questions); `modify`
+/// is offered neither for questions nor, as Qwen's `hideModify` says, for
+/// a sed edit.
+fn answer(
+    asked: &Confirmation,
+    outcome: ConfirmOutcome,
+    modified_content: Option<String>,
+    answers: BTreeMap<String, String>,
+) -> Result<Answer, &'static str> {
+    let questions = matches!(asked, Confirmation::AskUserQuestion { .. });
+    if questions {
+        return match outcome {
+            ConfirmOutcome::ProceedOnce | ConfirmOutcome::ProceedAlways => {
+                Ok(Answer::Answers(answers))
+            }
+            ConfirmOutcome::Cancel => Ok(Answer::Cancel),
+            ConfirmOutcome::Modify => Err(
+                "modify is not offered for questions: answer proceed_once with answers, or cancel",
+            ),
+        };
+    }
+    if !answers.is_empty() {
+        return Err("answers go with an ask_user_question confirmation; this call asks none");
+    }
+    let modifiable = match asked {
+        Confirmation::Edit(edit) => edit.modifiable,
+        Confirmation::Exec { .. } | Confirmation::Info { .. } | Confirmation::Mcp { .. } => true,
+        Confirmation::AskUserQuestion { .. } => false,
+    };
+    match (outcome, modified_content) {
+        (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
+        (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),
+        (ConfirmOutcome::Cancel, _) => Ok(Answer::Cancel),
+        (ConfirmOutcome::Modify, _) if !modifiable => Err(
+            "modify is not offered for this confirmation (a sed edit is the command's \
+             effect): answer proceed_once, proceed_always or cancel",
+        ),
+        (ConfirmOutcome::Modify, Some(content)) => Ok(Answer::Modify(content)),
+        (ConfirmOutcome::Modify, None) => {
+            Err("modify needs modifiedContent: the content the user edited the proposal into")
+        }
+    }
 }

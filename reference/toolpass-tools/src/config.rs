@@ -45,6 +45,11 @@ pub struct SessionConfig {
     /// How a deferred tool is reached once `tool_search` found it. Proxy
     /// when the session names none: what published Qwen Code does.
     pub deferred_model: DeferredModel,
+    /// Whether someone can answer a question (Qwen's `canCollectAnswers`):
+    /// a session that names an approval mode has a user behind it; one
+    /// that names none replays a headless run, where `ask_user_question`
+    /// is told it cannot ask (SPEC.md `collab.ask.headless`).
+    pub interactive: bool,
     /// The MCP servers to connect, by server name (Qwen's `mcpServers`).
     pub mcp_servers: BTreeMap<String, McpServerSettings>,
 }
@@ -83,6 +88,7 @@ impl Default for SessionConfig {
             approval_mode: ApprovalMode::Yolo,
             deferred_model: DeferredModel::Proxy,
             mcp_servers: BTreeMap::new(),
+            interactive: false,
         }
     }
 }

@@ -2,6 +2,9 @@
 //! `ToolCallConfirmationDetails`, `packages/core/src/tools/tools.ts`) and
 //! what they can answer (`ToolConfirmationOutcome`).
 
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
 use similar::TextDiff;
 use toolpass_core::approval::ConfirmationKind;
 
@@ -40,6 +43,38 @@ pub enum Confirmation {
         /// What the user is asked.
         prompt: String,
     },
+    /// Questions for the user (Qwen's `ToolAskUserQuestionConfirmationDetails`),
+    /// answered with [`Answer::Answers`].
+    AskUserQuestion {
+        /// `Please answer the following question(s):`.
+        title: String,
+        /// The questions, as the model asked them.
+        questions: Vec<Question>,
+    },
+}
+
+/// One question of `ask_user_question`, as the model gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    /// The question.
+    pub question: String,
+    /// A short label (the answer is reported under it).
+    pub header: String,
+    /// The choices.
+    pub options: Vec<QuestionOption>,
+    /// Whether several choices may be picked.
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// One choice of a [`Question`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct QuestionOption {
+    /// The choice.
+    pub label: String,
+    /// What it means.
+    pub description: String,
 }
 
 /// An edit confirmation: Qwen's `ToolEditConfirmationDetails`.
@@ -72,6 +107,9 @@ pub enum Answer {
     /// Run it with the content the user edited the proposal into (Qwen's
     /// inline modify: `ToolConfirmationPayload.newContent`).
     Modify(String),
+    /// Run it with the user's answers to its questions, by question index
+    /// (`"0"`, `"1"`, ...): Qwen's `ToolConfirmationPayload.answers`.
+    Answers(BTreeMap<String, String>),
 }
 
 impl Confirmation {
@@ -83,6 +121,7 @@ impl Confirmation {
             Confirmation::Exec { .. } => ConfirmationKind::Exec,
             Confirmation::Mcp { .. } => ConfirmationKind::Mcp,
             Confirmation::Info { .. } => ConfirmationKind::Info,
+            Confirmation::AskUserQuestion { .. } => ConfirmationKind::AskUserQuestion,
         }
     }
 }

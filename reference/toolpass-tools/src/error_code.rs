@@ -103,6 +103,8 @@ tool_error_codes! {
     /// An MCP tool failed: the server answered `isError`, or the call could
     /// not be carried out (Qwen's `MCP_TOOL_ERROR`).
     McpToolError => "mcp_tool_error",
+    /// `send_message`: no background task or agent has that id.
+    SendMessageNotFound => "send_message_not_found",
 }
 
 impl std::fmt::Display for ToolErrorCode {

@@ -27,6 +27,7 @@
 //! Nothing here derives `Serialize`: the server converts at its edge into the
 //! wire types of `toolpass-protocol`.
 
+pub mod classifier;
 pub mod config;
 pub mod confirmation;
 pub mod context;

@@ -116,6 +116,33 @@ pub enum Display {
     Text(String),
     /// A file diff.
     Diff(Box<FileDiff>),
+    /// A todo list, as `todo_write` keeps it.
+    Todos(Vec<Todo>),
+}
+
+/// One todo item: Qwen's `TodoItem` (`todoWrite.ts`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Todo {
+    /// Its id, unique in the list.
+    pub id: String,
+    /// What to do.
+    pub content: String,
+    /// `pending`, `in_progress` or `completed`.
+    pub status: TodoStatus,
+    /// The ids of the items to complete first; `None` when the model gave
+    /// none (an update then keeps the stored ones).
+    pub blocked_by: Option<Vec<String>>,
+}
+
+/// Where a todo item stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TodoStatus {
+    /// Not started.
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
 }
 
 /// Who holds a result to its output budget.

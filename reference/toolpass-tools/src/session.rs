@@ -160,12 +160,16 @@ mod tests {
         assert_eq!(
             names(&session),
             [
+                "ask_user_question",
                 "edit",
                 "grep_search",
                 "list_directory",
                 "read_file",
                 "run_shell_command",
+                "send_message",
+                "task_create",
                 "task_stop",
+                "todo_write",
                 "write_file"
             ]
         );

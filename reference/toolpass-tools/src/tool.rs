@@ -10,11 +10,11 @@
 //! one with its parsed declaration and is the [`Tool`]: it does the schema
 //! validation and deserialization.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use toolpass_core::approval::Permission;
 use toolpass_core::shell_read_only::Safety;
@@ -25,6 +25,9 @@ use crate::error_code::ToolErrorCode;
 use crate::kind::Kind;
 use crate::result::{Failure, ToolResult};
 use crate::workspace::Workspace;
+
+mod declaration;
+pub use declaration::{Declaration, violations};
 
 /// Why a tool could not be built from the model's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +47,16 @@ impl BuildError {
             code: ToolErrorCode::InvalidToolParams,
             message: message.into(),
         }
+    }
+
+    /// The verdict of a Qwen-style check (`validateToolParams` returns
+    /// the broken rule's message, or nothing): `invalid_tool_params` with
+    /// that message.
+    ///
+    /// # Errors
+    /// When `problem` names one.
+    pub fn check(problem: Option<String>) -> Result<(), Self> {
+        problem.map_or(Ok(()), |message| Err(BuildError::invalid(message)))
     }
 }
 
@@ -99,6 +112,14 @@ pub trait Tool: Send + Sync {
     /// A [`BuildError`] naming the argument that is wrong.
     fn build(&self, args: &Value, workspace: &Workspace)
     -> Result<Box<dyn Invocation>, BuildError>;
+    /// What Qwen's auto-mode classifier is shown of a call with `args` (the
+    /// model's arguments as sent): the tool's `toAutoClassifierInput`, as
+    /// `projectFunctionArgs` turns it into an object. Empty by default, as
+    /// Qwen's base class returns its fail-closed `''`: a tool that has not
+    /// said which of its arguments matter leaks none of them.
+    fn classifier_input(&self, _args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        Map::new()
+    }
 }
 
 /// One validated call, ready to run.
@@ -144,6 +165,18 @@ pub trait Invocation: Send {
     fn modified(&self, _asked: &EditConfirmation, _content: String) -> Option<Box<dyn Invocation>> {
         None
     }
+    /// Qwen's `requiresUserInteraction`: the confirmation is the tool
+    /// itself (`ask_user_question`'s questions), so no approval mode or
+    /// rule may answer it in the user's place.
+    fn requires_user_interaction(&self, _workspace: &Workspace) -> bool {
+        false
+    }
+    /// The invocation with the user's `answers` to its questions (Qwen's
+    /// `onConfirm` storing `payload.answers`). `None` for a call that asks
+    /// no questions.
+    fn answered(&self, _answers: BTreeMap<String, String>) -> Option<Box<dyn Invocation>> {
+        None
+    }
     /// Runs it. A failure the model should see is the `Err`, never a
     /// panic. A tool that runs long polls `context.cancellation` and
     /// streams its output through `context`.
@@ -155,128 +188,6 @@ pub trait Invocation: Send {
         workspace: &Workspace,
         context: &InvocationContext,
     ) -> Result<ToolResult, Failure>;
-}
-
-/// The static half of a declarative tool.
-#[derive(Debug)]
-pub struct Declaration {
-    /// Tool name.
-    pub name: &'static str,
-    /// Description shown to the model.
-    pub description: String,
-    /// JSON Schema of the arguments.
-    pub schema: Value,
-    /// Kind of action.
-    pub kind: Kind,
-    /// Deferred until revealed.
-    pub should_defer: bool,
-    /// Listed even when deferred.
-    pub always_load: bool,
-    /// The compiled schema, built on first use.
-    validator: OnceLock<Result<jsonschema::Validator, String>>,
-}
-
-impl Declaration {
-    /// A declaration that is neither deferred nor always loaded.
-    #[must_use]
-    pub fn new(
-        name: &'static str,
-        kind: Kind,
-        description: impl Into<String>,
-        schema: Value,
-    ) -> Self {
-        Declaration {
-            name,
-            description: description.into(),
-            schema,
-            kind,
-            should_defer: false,
-            always_load: false,
-            validator: OnceLock::new(),
-        }
-    }
-
-    /// A declaration from a JSON file in Qwen Code's declaration shape
-    /// (`{name, description, parametersJsonSchema}`), so a tool shows the
-    /// model exactly what Qwen's does.
-    ///
-    /// # Errors
-    /// When the JSON is not of that shape.
-    pub fn from_json(name: &'static str, kind: Kind, json: &str) -> Result<Self, String> {
-        let mut value: Value =
-            serde_json::from_str(json).map_err(|e| format!("declaration of {name}: {e}"))?;
-        if value.get("name").and_then(Value::as_str) != Some(name) {
-            return Err(format!("declaration of {name} names another tool"));
-        }
-        let description = value
-            .get("description")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("declaration of {name} has no description"))?
-            .to_owned();
-        let schema = value
-            .get_mut("parametersJsonSchema")
-            .map(Value::take)
-            .ok_or_else(|| format!("declaration of {name} has no parametersJsonSchema"))?;
-        Ok(Declaration::new(name, kind, description, schema))
-    }
-
-    /// A declaration embedded in this crate (`include_str!` of a file under
-    /// `tools/declarations/`, Qwen Code's own, Apache-2.0, copied verbatim
-    /// so transcripts run unchanged against both implementations).
-    ///
-    /// # Panics
-    /// When the embedded JSON is malformed: a build-time constant, so each
-    /// tool's `declaration_parses` unit test catches it before release.
-    #[must_use]
-    pub fn qwen(name: &'static str, kind: Kind, json: &str) -> Self {
-        match Self::from_json(name, kind, json) {
-            Ok(declaration) => declaration,
-            #[allow(clippy::panic)] // See the doc: a constant, checked by a test.
-            Err(e) => panic!("embedded {e}"),
-        }
-    }
-
-    /// Checks `args` against the schema; the message names the argument,
-    /// like Ajv's `errorsText` with `dataVar: "params"`.
-    ///
-    /// # Errors
-    /// A description of every violation, `; `-separated.
-    pub fn validate(&self, args: &Value) -> Result<(), String> {
-        if !args.is_object() {
-            return Err("Value of params must be an object".to_owned());
-        }
-        let validator = self
-            .validator
-            .get_or_init(|| jsonschema::validator_for(&self.schema).map_err(|e| e.to_string()));
-        let validator = validator
-            .as_ref()
-            .map_err(|e| format!("the tool's schema is invalid: {e}"))?;
-        violations(validator, args)
-    }
-}
-
-/// Every way `args` breaks `validator`'s schema, `; `-separated, each
-/// naming the argument as Ajv's `errorsText` with `dataVar: "params"` does.
-///
-/// # Errors
-/// The violations, when there are any.
-pub fn violations(validator: &jsonschema::Validator, args: &Value) -> Result<(), String> {
-    let errors: Vec<String> = validator
-        .iter_errors(args)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            if at.is_empty() {
-                format!("params {e}")
-            } else {
-                format!("params{} {e}", at.replace('/', "."))
-            }
-        })
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.join("; "))
-    }
 }
 
 /// A tool with typed parameters: Qwen's `BaseDeclarativeTool`. Its static
@@ -301,6 +212,12 @@ pub trait DeclarativeTool: Send + Sync {
     /// See [`Tool::search_hint`].
     const SEARCH_HINT: Option<&'static str> = None;
 
+    /// Whether arguments are checked against the declared schema before
+    /// [`DeclarativeTool::validate_values`]. Qwen's `BaseDeclarativeTool`
+    /// does; a tool that overrides `validateToolParams` (`todo_write`,
+    /// `ask_user_question`) checks with its own rules and words only.
+    const SCHEMA_CHECKED: bool = true;
+
     /// The arguments, deserialized after schema validation.
     type Params: DeserializeOwned;
 
@@ -322,6 +239,11 @@ pub trait DeclarativeTool: Send + Sync {
     /// See [`Tool::max_output_chars`].
     fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         None
+    }
+
+    /// See [`Tool::classifier_input`].
+    fn classifier_input(&self, _args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        Map::new()
     }
 }
 
@@ -392,14 +314,20 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
         self.tool.max_output_chars(workspace)
     }
 
+    fn classifier_input(&self, args: &Value, workspace: &Workspace) -> Map<String, Value> {
+        self.tool.classifier_input(args, workspace)
+    }
+
     fn build(
         &self,
         args: &Value,
         workspace: &Workspace,
     ) -> Result<Box<dyn Invocation>, BuildError> {
-        self.declaration
-            .validate(args)
-            .map_err(BuildError::invalid)?;
+        if T::SCHEMA_CHECKED {
+            self.declaration
+                .validate(args)
+                .map_err(BuildError::invalid)?;
+        }
         let mut params: T::Params = serde_json::from_value(args.clone())
             .map_err(|e| BuildError::invalid(format!("params {e}")))?;
         self.tool.validate_values(&mut params, workspace)?;

@@ -89,6 +89,7 @@ fn outcomes_are_call_tool_results() {
                     id: "1".into(),
                     content: "c".into(),
                     status: TodoStatus::Pending,
+                    blocked_by: Vec::new(),
                 }],
             }),
         ),

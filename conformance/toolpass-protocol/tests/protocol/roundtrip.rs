@@ -122,6 +122,7 @@ fn every_outcome() -> Vec<Outcome> {
                     id: "1".into(),
                     content: "write tests".into(),
                     status: TodoStatus::InProgress,
+                    blocked_by: Vec::new(),
                 }],
             }),
         ),

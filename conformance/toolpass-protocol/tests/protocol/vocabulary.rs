@@ -101,7 +101,7 @@ fn features_round_trip() {
     }
     assert_eq!(
         Feature::KNOWN.len(),
-        14 + FaultPoint::KNOWN.len(),
+        16 + FaultPoint::KNOWN.len(),
         "one fault feature per point"
     );
 }

@@ -2,7 +2,8 @@
 
 use serde_json::json;
 use toolpass_scenario::{
-    Condition, Located, Matcher, Range, StepKind, Vars, json_subset, load_dir, parse_str,
+    Condition, Located, Matcher, Range, StepKind, Vars, json_exact, json_subset, load_dir,
+    parse_str,
 };
 
 /// A matcher read from YAML, as a scenario's `llm:` would be.
@@ -166,6 +167,24 @@ fn range_bounds() {
         max: Some(2),
     };
     assert!(open.contains(0) && open.contains(2) && !open.contains(3));
+}
+
+#[test]
+fn json_exact_refuses_a_member_it_does_not_name() {
+    let actual = json!({"command": "ls", "cwd": "/r", "token": "secret"});
+    assert!(
+        json_exact(
+            &json!({"cwd": "/r", "token": "secret", "command": "ls"}),
+            &actual
+        )
+        .is_ok()
+    );
+    let extra = json_exact(&json!({"command": "ls", "cwd": "/r"}), &actual).unwrap_err();
+    assert_eq!(extra.message(), "at /token: a member not expected");
+    // `{}` holds of an empty object only: the fail-closed classifier input.
+    assert!(json_exact(&json!({}), &json!({})).is_ok());
+    assert!(json_exact(&json!({}), &actual).is_err());
+    assert!(json_exact(&json!({}), &json!(null)).is_err());
 }
 
 #[test]

@@ -6,7 +6,9 @@ use std::cell::Cell;
 
 use serde_json::Value;
 use toolpass_protocol::{ErrorCode, OutcomeSummary, Status};
-use toolpass_scenario::{Condition, Expect, Json, Matcher, Mismatch, Vars, json_subset};
+use toolpass_scenario::{
+    Condition, Expect, Json, Matcher, Mismatch, Vars, json_exact, json_subset,
+};
 
 use super::any_of::any_of;
 use super::verdict::Failure;
@@ -86,6 +88,15 @@ pub(crate) fn judge(
         if let Some(expected) = expected {
             failures.extend(check_json(what, expected, reply.meta(member), vars)?);
         }
+    }
+    if let Some(expected) = &expect.classifier_input {
+        failures.extend(check_json_with(
+            json_exact,
+            "classifier_input",
+            expected,
+            reply.meta("classifierInput"),
+            vars,
+        )?);
     }
     if let Some(matchers) = &expect.result_file_paths {
         failures.extend(check_paths(
@@ -186,13 +197,23 @@ pub(crate) fn check_json(
     actual: Option<&Value>,
     vars: &Vars,
 ) -> Result<Option<Failure>, Failure> {
+    check_json_with(json_subset, what, expected, actual, vars)
+}
+
+/// A JSON value, substituted and compared by `compare` (a subset, or the
+/// whole value) against a member that may be absent.
+fn check_json_with(
+    compare: fn(&Value, &Value) -> Result<(), Mismatch>,
+    what: &str,
+    expected: &Json,
+    actual: Option<&Value>,
+    vars: &Vars,
+) -> Result<Option<Failure>, Failure> {
     let expected = expected
         .substitute(vars)
         .map_err(|e| Failure::new(what, e.to_string()))?;
     let actual = actual.unwrap_or(&Value::Null);
-    Ok(json_subset(&expected, actual)
-        .err()
-        .map(|m| mismatch(what, &m)))
+    Ok(compare(&expected, actual).err().map(|m| mismatch(what, &m)))
 }
 
 fn check_paths(

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use toolpass::{Profile, REFERENCE_SERVER_ENV, reference_server};
+use toolpass::{Profile, REFERENCE_SERVER_ENV, mcp_fixture, reference_server};
 
 /// The dev reference server's path, built once per test binary.
 pub(crate) fn server() -> &'static str {
@@ -18,6 +18,18 @@ pub(crate) fn server() -> &'static str {
         reference_server(Profile::Dev)
             .expect("cargo builds the reference server")
             .program()
+            .to_owned()
+    })
+}
+
+/// The dev MCP test server's path, built once per test binary.
+pub(crate) fn fixture() -> &'static str {
+    static FIXTURE: OnceLock<String> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        mcp_fixture(Profile::Dev)
+            .expect("cargo builds the MCP test server")
+            .to_str()
+            .expect("a UTF-8 target directory")
             .to_owned()
     })
 }

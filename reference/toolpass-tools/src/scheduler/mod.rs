@@ -18,10 +18,11 @@
 
 mod lookup;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolpass_core::approval::{self, ApprovalMode, Gate, PlanShell};
 
 use crate::confirmation::{Answer, Confirmation};
@@ -81,6 +82,8 @@ pub struct Pending {
     tool: Arc<dyn Tool>,
     invocation: Box<dyn Invocation>,
     confirmation: Confirmation,
+    /// What the auto-mode classifier would be shown of the call.
+    classifier_input: Map<String, Value>,
     /// Only "proceed once" runs it: an unknown shell command in plan mode.
     once_only: bool,
 }
@@ -99,6 +102,14 @@ impl Pending {
     pub fn confirmation(&self) -> &Confirmation {
         &self.confirmation
     }
+
+    /// What Qwen's auto-mode classifier would be shown of the call
+    /// ([`Tool::classifier_input`]; through `tool_call`, the target's
+    /// wrapped as Qwen's `ToolCallTool` wraps it).
+    #[must_use]
+    pub fn classifier_input(&self) -> &Map<String, Value> {
+        &self.classifier_input
+    }
 }
 
 /// Runs the tool `name` with `arguments` in `session`, or stops where the
@@ -113,7 +124,8 @@ pub fn schedule(
     // A `tool_call` is the call it carries: the target runs under its own
     // rules, as if the model had called it.
     let routed;
-    let (name, arguments) = if name == tool_call::NAME {
+    let routed_through_tool_call = name == tool_call::NAME;
+    let (name, arguments) = if routed_through_tool_call {
         match tool_call::resolve(session.registry(), arguments, session) {
             Ok(target) => {
                 routed = target;
@@ -148,8 +160,11 @@ pub fn schedule(
         ));
     }
     let once_only = plan_shell == Some(PlanShell::AskOnce);
+    let interactive = invocation.requires_user_interaction(session);
     let gate = if once_only {
         Gate::NeedsDetails
+    } else if interactive {
+        approval::before_details_interactive(invocation.default_permission())
     } else {
         approval::before_details(invocation.default_permission(), mode)
     };
@@ -181,12 +196,19 @@ pub fn schedule(
     match gate {
         Gate::Run => Scheduled::Done(run(session, tool.as_ref(), &*invocation, context)),
         Gate::PlanBlocked => Scheduled::Done(refused(plan_blocked(name))),
-        Gate::Ask | Gate::NeedsDetails | Gate::Denied => Scheduled::Awaiting(Pending {
-            tool,
-            invocation,
-            confirmation,
-            once_only,
-        }),
+        Gate::Ask | Gate::NeedsDetails | Gate::Denied => {
+            let mut classifier_input = tool.classifier_input(arguments, session);
+            if routed_through_tool_call {
+                classifier_input = through_tool_call(tool.name(), classifier_input);
+            }
+            Scheduled::Awaiting(Pending {
+                tool,
+                invocation,
+                confirmation,
+                classifier_input,
+                once_only,
+            })
+        }
     }
 }
 
@@ -203,7 +225,16 @@ pub fn confirm(
         invocation,
         confirmation,
         once_only,
+        ..
     } = pending;
+    // Qwen's `onConfirm` for questions takes "proceed" as answered, with
+    // whatever answers came (none, here).
+    let answer = match (answer, &confirmation) {
+        (Answer::ProceedOnce | Answer::ProceedAlways, Confirmation::AskUserQuestion { .. }) => {
+            Answer::Answers(BTreeMap::new())
+        }
+        (answer, _) => answer,
+    };
     if once_only && !matches!(answer, Answer::ProceedOnce | Answer::Cancel) {
         return cancelled(
             PLAN_SHELL_ONCE_ONLY,
@@ -224,6 +255,7 @@ pub fn confirm(
                 Confirmation::Mcp {
                     tool_display_name, ..
                 } => Display::Text(tool_display_name.clone()),
+                Confirmation::AskUserQuestion { title, .. } => Display::Text(title.clone()),
             };
             cancelled(DECLINED, display)
         }
@@ -242,12 +274,29 @@ pub fn confirm(
                 Confirmation::Edit(asked) => invocation.modified(asked, content),
                 Confirmation::Info { .. }
                 | Confirmation::Exec { .. }
-                | Confirmation::Mcp { .. } => None,
+                | Confirmation::Mcp { .. }
+                | Confirmation::AskUserQuestion { .. } => None,
             };
             let invocation = modified.unwrap_or(invocation);
             run(session, tool.as_ref(), &*invocation, context)
         }
+        Answer::Answers(answers) => {
+            let answered = invocation.answered(answers);
+            let invocation = answered.unwrap_or(invocation);
+            run(session, tool.as_ref(), &*invocation, context)
+        }
     }
+}
+
+/// Qwen's `ToolCallTool.toAutoClassifierInput`: the target's name, with its
+/// projection as `arguments` unless it forwards nothing.
+fn through_tool_call(target: &str, input: Map<String, Value>) -> Map<String, Value> {
+    let mut wrapped = Map::new();
+    wrapped.insert("name".to_owned(), Value::from(target));
+    if !input.is_empty() {
+        wrapped.insert("arguments".to_owned(), Value::Object(input));
+    }
+    wrapped
 }
 
 /// Runs `name` as a call the user approves once if asked: for callers
@@ -370,113 +419,4 @@ fn plan_blocked(name: &str) -> Failure {
 mod deferred_tests;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A session with the tools these tests call, and `edit` for the
-    /// suggestions.
-    fn session(config: crate::session::SessionConfig) -> (tempfile::TempDir, Session) {
-        use crate::tool::Declared;
-        use crate::tools::{edit::EditTool, grep_search::GrepTool, read_file::ReadFileTool};
-        let tools: Vec<std::sync::Arc<dyn Tool>> = vec![
-            std::sync::Arc::new(Declared::<ReadFileTool>::default()),
-            std::sync::Arc::new(Declared::<EditTool>::default()),
-            std::sync::Arc::new(Declared::<GrepTool>::default()),
-        ];
-        let dir = tempfile::tempdir().unwrap();
-        let session = Session::new(dir.path(), config, tools).unwrap();
-        (dir, session)
-    }
-
-    #[test]
-    fn a_failed_call_reaches_the_model_as_its_error_message() {
-        let (_dir, session) = session(crate::session::SessionConfig::default());
-        let path = session.sandbox().root().join("nope.txt");
-        let result = execute_call(
-            &session,
-            "read_file",
-            &serde_json::json!({"file_path": path}),
-        )
-        .result;
-        // read_file's own llmContent is "Could not read file because no file
-        // was found at the specified path."; Qwen's scheduler sends the
-        // message instead.
-        assert_eq!(
-            result.llm_content,
-            format!("File not found: {}", path.display())
-        );
-    }
-
-    #[test]
-    fn unknown_tools_get_suggestions_and_empty_output_gets_a_marker() {
-        let (_dir, session) = session(crate::session::SessionConfig::default());
-        let result = execute_call(&session, "edti", &serde_json::json!({})).result;
-        assert_eq!(
-            result.error.as_ref().map(|e| e.code),
-            Some(ToolErrorCode::ToolNotRegistered)
-        );
-        assert!(
-            result
-                .llm_content
-                .starts_with("Tool \"edti\" not found in registry.")
-        );
-        assert!(
-            result.llm_content.contains("\"edit\""),
-            "{}",
-            result.llm_content
-        );
-
-        let path = session.sandbox().root().join("empty.txt");
-        std::fs::write(&path, "").unwrap();
-        let result = execute_call(
-            &session,
-            "read_file",
-            &serde_json::json!({"file_path": path}),
-        )
-        .result;
-        assert!(!result.is_error(), "{}", result.llm_content);
-        assert!(!result.llm_content.trim().is_empty());
-    }
-
-    #[test]
-    fn output_over_the_tools_budget_is_spilled_privately_and_readable() {
-        use std::os::unix::fs::PermissionsExt;
-        let (_dir, session) = session(crate::session::SessionConfig::default());
-        let root = session.sandbox().root().to_owned();
-        // About 24 000 characters of grep output: within grep's own 25 000
-        // cap, over its 20 000-character scheduler budget.
-        let text: String = (0..300)
-            .map(|i| format!("needle line {i:04} {}\n", "x".repeat(60)))
-            .collect();
-        std::fs::write(root.join("big.txt"), text).unwrap();
-        let call = execute_call(
-            &session,
-            "grep_search",
-            &serde_json::json!({"pattern": "needle", "path": root}),
-        );
-        let path = call.persisted_output_path.expect("spilled");
-        let stub = &call.result.llm_content;
-        assert!(
-            stub.starts_with(toolpass_core::truncate::TOOL_OUTPUT_TRUNCATED_PREFIX),
-            "{stub}"
-        );
-        assert!(stub.contains(&path.display().to_string()));
-        assert!(stub.encode_utf16().count() < 21_000, "{}", stub.len());
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
-        // The model can fetch the full output with read_file, though the
-        // spill directory is outside the workspace root.
-        let full = execute_call(
-            &session,
-            "read_file",
-            &serde_json::json!({"file_path": path}),
-        )
-        .result;
-        assert!(!full.is_error(), "{}", full.llm_content);
-        assert!(
-            full.llm_content.contains("needle line 0150"),
-            "{}",
-            full.llm_content
-        );
-    }
-}
+mod tests;

@@ -18,12 +18,14 @@ use std::io;
 use std::path::PathBuf;
 
 use serde::Deserialize;
+use serde_json::{Map, Value};
 use toolpass_core::approval::Permission;
 use toolpass_core::edit::{EditPlan, EditRequest, calculate_edit};
 use toolpass_core::text::Decoded;
 
 use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
 use super::path_arg::{normalize_file_path, resolve_for_write};
+use crate::classifier;
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
@@ -74,6 +76,26 @@ impl DeclarativeTool for EditTool {
             params,
             proposal: Proposal::new(workspace),
         })
+    }
+
+    /// Qwen's `EditTool.toAutoClassifierInput`: the path, 300-unit previews
+    /// of both strings, whether each was cut, and the change in line count.
+    fn classifier_input(&self, args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        let (old, new) = (
+            classifier::text(args, "old_string"),
+            classifier::text(args, "new_string"),
+        );
+        let ((old_preview, old_cut), (new_preview, new_cut)) =
+            (classifier::preview(old), classifier::preview(new));
+        let lines = |text: &str| i64::try_from(text.matches('\n').count()).unwrap_or(i64::MAX);
+        classifier::object([
+            ("file_path", classifier::member(args, "file_path")),
+            ("old_string_preview", Some(old_preview.into())),
+            ("new_string_preview", Some(new_preview.into())),
+            ("old_string_truncated", Some(old_cut.into())),
+            ("new_string_truncated", Some(new_cut.into())),
+            ("lines_changed", Some((lines(new) - lines(old)).into())),
+        ])
     }
 }
 

@@ -2,6 +2,7 @@
 //! the catalogue. Which tools a session gets is its opener's choice
 //! (`Session::new` takes the list; the server hands it [`all`]).
 
+pub mod ask_user_question;
 pub mod collate;
 pub mod dir_arg;
 pub mod edit;
@@ -15,8 +16,11 @@ pub(crate) mod node;
 pub mod path_arg;
 pub mod read_file;
 pub mod read_mcp_resource;
+pub mod send_message;
 pub mod shell;
+pub mod task_create;
 pub mod task_stop;
+pub mod todo_write;
 pub mod tool_call;
 pub mod tool_search;
 pub mod walk;
@@ -61,6 +65,22 @@ const CATALOGUE: &[(&str, Constructor)] = &[
     (
         task_stop::TaskStopTool::NAME,
         declared::<task_stop::TaskStopTool>,
+    ),
+    (
+        todo_write::TodoWriteTool::NAME,
+        declared::<todo_write::TodoWriteTool>,
+    ),
+    (
+        ask_user_question::AskUserQuestionTool::NAME,
+        declared::<ask_user_question::AskUserQuestionTool>,
+    ),
+    (
+        task_create::TaskCreateTool::NAME,
+        declared::<task_create::TaskCreateTool>,
+    ),
+    (
+        send_message::SendMessageTool::NAME,
+        declared::<send_message::SendMessageTool>,
     ),
 ];
 
@@ -114,7 +134,11 @@ mod tests {
                 "grep_search",
                 "glob",
                 "run_shell_command",
-                "task_stop"
+                "task_stop",
+                "todo_write",
+                "ask_user_question",
+                "task_create",
+                "send_message"
             ]
         );
         let factory_names: Vec<&str> = factories().map(|(name, _)| name).collect();

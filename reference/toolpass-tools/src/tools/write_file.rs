@@ -22,12 +22,14 @@ use std::io;
 use std::path::PathBuf;
 
 use serde::Deserialize;
+use serde_json::{Map, Value};
 use toolpass_core::approval::Permission;
 use toolpass_core::text::Decoded;
 
 use super::guarded_write::{CommitError, GuardedWrite, Proposal, ReadError};
 use super::node::fs_error_message;
 use super::path_arg::{resolve_for_write, unescape_path};
+use crate::classifier;
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
@@ -115,6 +117,20 @@ impl DeclarativeTool for WriteFileTool {
             params,
             proposal: Proposal::new(workspace),
         })
+    }
+
+    /// Qwen's `WriteFileTool.toAutoClassifierInput`: the path, the
+    /// content's size in UTF-8 bytes, a 300-unit preview and whether it
+    /// was cut.
+    fn classifier_input(&self, args: &Value, _workspace: &Workspace) -> Map<String, Value> {
+        let content = classifier::text(args, "content");
+        let (preview, cut) = classifier::preview(content);
+        classifier::object([
+            ("file_path", classifier::member(args, "file_path")),
+            ("byte_count", Some(content.len().into())),
+            ("content_preview", Some(preview.into())),
+            ("content_truncated", Some(cut.into())),
+        ])
     }
 }
 

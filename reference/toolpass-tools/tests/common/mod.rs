@@ -193,5 +193,6 @@ pub(crate) fn display(result: &ToolResult) -> &str {
     match &result.display {
         Display::Text(t) => t,
         Display::Diff(_) => panic!("a diff where a text was expected"),
+        Display::Todos(_) => panic!("a todo list where a text was expected"),
     }
 }

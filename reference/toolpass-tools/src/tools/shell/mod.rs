@@ -33,10 +33,12 @@ mod sed;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde_json::{Map, Value};
 use toolpass_core::approval::Permission;
 use toolpass_core::shell_read_only::Safety;
 use toolpass_shell::{Request, command};
 
+use crate::classifier;
 use crate::confirmation::Confirmation;
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
@@ -150,6 +152,20 @@ impl DeclarativeTool for ShellTool {
             asked,
             sed,
         })
+    }
+
+    /// Qwen's `ShellTool.toAutoClassifierInput`: the command and the
+    /// directory it runs in (`directory ?? getTargetDir()`).
+    fn classifier_input(&self, args: &Value, workspace: &Workspace) -> Map<String, Value> {
+        let root = workspace.sandbox().root().to_string_lossy();
+        let cwd = match args.get("directory") {
+            Some(directory) if !directory.is_null() => directory.clone(),
+            _ => Value::from(root.as_ref()),
+        };
+        classifier::object([
+            ("command", classifier::member(args, "command")),
+            ("cwd", Some(cwd)),
+        ])
     }
 
     fn max_output_chars(&self, workspace: &Workspace) -> Option<usize> {
