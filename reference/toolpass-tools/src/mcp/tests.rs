@@ -61,6 +61,13 @@ fn call(session: &Session, name: &str, args: Value) -> CallOutcome {
     execute_call(session, name, &args)
 }
 
+/// `a.txt` read through the notes server: what it answers to the model.
+fn read_a(session: &Session) -> String {
+    call(session, READ, json!({"name": "a.txt"}))
+        .result
+        .llm_content
+}
+
 fn error_code(outcome: &CallOutcome) -> Option<ToolErrorCode> {
     outcome.result.error.as_ref().map(|e| e.code)
 }
@@ -272,32 +279,20 @@ fn a_server_that_exits_is_reconnected_its_reveal_marks_gone_and_the_call_not_rep
         .pid()
         .unwrap();
     assert_ne!(old, new);
-    assert_eq!(
-        call(&session, READ, json!({"name": "a.txt"}))
-            .result
-            .llm_content,
-        "alpha\n"
-    );
+    assert_eq!(read_a(&session), "alpha\n");
 }
 
 #[test]
 fn a_dropped_connection_replays_a_trusted_read_only_call_and_not_an_untrusted_one() {
     let (_dir, trusted) = notes(true);
     trusted.faults().arm(FaultPoint::McpDisconnect, 1);
-    let replayed = call(&trusted, READ, json!({"name": "a.txt"}));
-    assert_eq!(replayed.result.llm_content, "alpha\n");
+    assert_eq!(read_a(&trusted), "alpha\n");
 
     let (_dir, untrusted) = notes(false);
     untrusted.faults().arm(FaultPoint::McpDisconnect, 1);
-    let refused = call(&untrusted, READ, json!({"name": "a.txt"}));
-    assert_eq!(refused.result.llm_content, UNSAFE_REPLAY_MESSAGE);
+    assert_eq!(read_a(&untrusted), UNSAFE_REPLAY_MESSAGE);
     // The server is back for the next call.
-    assert_eq!(
-        call(&untrusted, READ, json!({"name": "a.txt"}))
-            .result
-            .llm_content,
-        "alpha\n"
-    );
+    assert_eq!(read_a(&untrusted), "alpha\n");
 }
 
 #[test]
@@ -311,12 +306,7 @@ fn a_dropped_connection_is_retried_three_times_then_the_error_stands() {
         "MCP error -32000: Connection closed"
     );
     trusted.faults().arm(FaultPoint::McpDisconnect, 3);
-    assert_eq!(
-        call(&trusted, READ, json!({"name": "a.txt"}))
-            .result
-            .llm_content,
-        "alpha\n"
-    );
+    assert_eq!(read_a(&trusted), "alpha\n");
 }
 
 #[test]
