@@ -53,6 +53,11 @@ bench-grep:
     cargo fetch
     cargo bench -p toolpass-benches --bench grep
 
+# grep_search's search core under criterion on a generated tree (2 000 files),
+# against a naive walk-read-and-match; needs nothing installed.
+bench-grep-core *ARGS:
+    cargo bench -p toolpass-benches --bench grep_core {{ARGS}}
+
 # Install an adapter's pinned peer package (npm ci, no install scripts, scratch HOME).
 adapter-setup NAME:
     scripts/adapter-setup {{NAME}}

@@ -7,6 +7,9 @@
 //! - [`gate`]: the instruction-count gate's baselines, the reading of
 //!   gungraun's summaries and the comparison that fails CI on a 2% rise
 //!   (the `instructions` bench and the `instruction-gate` binary use it).
+//! - [`grep_corpus`]: a generated source tree for the grep core's bench,
+//!   and the naive search (walk, read whole, `Regex` per line) it is
+//!   compared with.
 //! - [`input`]: code-like files at fixed sizes, and the needle of each bench
 //!   case.
 //! - [`naive`]: the matcher chain written the obvious way (whole-file fold
@@ -20,6 +23,7 @@
 //!   model, Qwen's `scoreTool` and sort as written).
 
 pub mod gate;
+pub mod grep_corpus;
 pub mod input;
 pub mod naive;
 pub mod naive_truncate;
