@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{parts, server, toolpass, write};
+use predicates::prelude::*;
+use predicates::str::{contains, ends_with};
+
+use common::{server, stderr, toolpass, write};
 
 const SUITE: &str = "title: read then edit\nspec: edit.match.exact\nfiles: {a.txt: \"one\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n  - call: edit\n    args: {file_path: \"{root}/a.txt\", old_string: one, new_string: \"1\"}\n";
 
@@ -14,7 +17,7 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("s/a.yaml", SUITE), ("s/b.yaml", SUITE)]);
     let second = format!("'{}'", server());
-    let (code, out, err) = parts(toolpass(
+    let run = toolpass(
         dir.path(),
         &[
             "bench",
@@ -33,9 +36,13 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
             "--json",
             "b.json",
         ],
-    ));
-    assert_eq!(code, Some(0), "{out}{err}");
+    )
+    .success()
+    .stdout(contains("2 rounds after 1 warm-up").and(contains(
+        "on the scenario steps both called and both passed",
+    )));
     // Not a terminal: a line per round, as it ends.
+    let err = stderr(&run);
     let rounds: Vec<&str> = err
         .lines()
         .filter(|l| l.starts_with("toolpass bench: round "))
@@ -46,11 +53,6 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
             "toolpass bench: round 1/3 (warm-up): 2 scenarios × 2 implementations in "
         ),
         "{err}"
-    );
-    assert!(out.contains("2 rounds after 1 warm-up"), "{out}");
-    assert!(
-        out.contains("on the scenario steps both called and both passed"),
-        "{out}"
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
@@ -76,25 +78,25 @@ fn bench_times_each_tool_for_each_implementation_with_ratios_to_the_first() {
 fn bench_refuses_an_empty_selection_and_a_bad_spread_limit() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("s/a.yaml", SUITE)]);
-    let (code, _, err) = parts(toolpass(
+    toolpass(
         dir.path(),
         &["bench", "--scenarios", "s", "--filter", "nope"],
-    ));
-    assert_eq!(code, Some(2));
-    assert!(err.contains("nothing to time"), "{err}");
-    let (code, _, err) = parts(toolpass(
+    )
+    .code(2)
+    .stderr(contains("nothing to time"));
+    toolpass(
         dir.path(),
         &["bench", "--scenarios", "s", "--spread-limit", "0"],
-    ));
-    assert_eq!(code, Some(2));
-    assert!(err.contains("--spread-limit"), "{err}");
+    )
+    .code(2)
+    .stderr(contains("--spread-limit"));
 }
 
 #[test]
 fn bench_with_an_implementation_dying_at_start_shows_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("s/a.yaml", SUITE)]);
-    let (code, _, err) = parts(toolpass(
+    toolpass(
         dir.path(),
         &[
             "bench",
@@ -103,12 +105,9 @@ fn bench_with_an_implementation_dying_at_start_shows_its_stderr() {
             "--impl",
             "sh -c 'echo adapter not set up >&2; exit 1'",
         ],
-    ));
-    assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("stderr (tail):\n  | adapter not set up\n"),
-        "{err}"
-    );
+    )
+    .code(2)
+    .stderr(contains("stderr (tail):\n  | adapter not set up\n"));
 }
 
 #[test]
@@ -124,11 +123,11 @@ fn bench_saves_a_baseline_and_compares_the_reference_against_itself() {
         let mut args = vec!["bench", "--scenarios", "s", "--impl", "reference"];
         args.extend(short);
         args.extend(extra);
-        parts(toolpass(dir.path(), &args))
+        toolpass(dir.path(), &args)
     };
-    let (code, out, err) = bench(&["--save-baseline", "base.json"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("\nsaved the baseline base.json\n"), "{out}");
+    bench(&["--save-baseline", "base.json"])
+        .success()
+        .stdout(contains("\nsaved the baseline base.json\n"));
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("base.json")).unwrap())
             .unwrap();
@@ -143,17 +142,18 @@ fn bench_saves_a_baseline_and_compares_the_reference_against_itself() {
     assert_eq!(saved["implementations"][1]["tools"][0]["calls"], 20);
 
     // A limit no noise reaches: this checks the flow, not the machine.
-    let (code, out, err) = bench(&[
+    bench(&[
         "--baseline",
         "base.json",
         "--max-regression",
         "1000%",
         "--json",
         "now.json",
-    ]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("\nagainst the baseline base.json: "), "{out}");
-    assert!(out.ends_with("\n0 regressions, 3 pass\n"), "{out}");
+    ])
+    .success()
+    .stdout(
+        contains("\nagainst the baseline base.json: ").and(ends_with("\n0 regressions, 3 pass\n")),
+    );
     let now: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("now.json")).unwrap())
             .unwrap();
@@ -194,8 +194,8 @@ fn bench_refuses_a_bad_baseline_naming_the_file() {
     for (extra, expected) in cases {
         let mut args = vec!["bench", "--scenarios", "s"];
         args.extend(extra);
-        let (code, _, err) = parts(toolpass(dir.path(), &args));
-        assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains(expected), "{err}");
+        toolpass(dir.path(), &args)
+            .code(2)
+            .stderr(contains(expected));
     }
 }

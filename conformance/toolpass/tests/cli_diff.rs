@@ -6,9 +6,12 @@ mod common;
 
 use std::path::Path;
 
-use common::{parts, toolpass};
-
+use assert_cmd::assert::Assert;
+use predicates::prelude::*;
+use predicates::str::{contains, ends_with, starts_with};
 use serde_json::{Value, json};
+
+use common::{stdout, toolpass};
 
 /// One scenario result: its id, its verdict, and its steps' verdicts with
 /// the first failure's message, if any.
@@ -55,29 +58,27 @@ const BEFORE: &[Result<'_>] = &[
 ];
 
 /// Writes `before` and `after` and runs `toolpass diff` on them with
-/// `flags`: the exit code, stdout and stderr.
-fn diff(dir: &Path, before: &str, after: &str, flags: &[&str]) -> (Option<i32>, String, String) {
+/// `flags`, to its end.
+fn diff(dir: &Path, before: &str, after: &str, flags: &[&str]) -> Assert {
     std::fs::write(dir.join("before.jsonl"), before).unwrap();
     std::fs::write(dir.join("after.jsonl"), after).unwrap();
     let mut args = vec!["diff", "before.jsonl", "after.jsonl"];
     args.extend_from_slice(flags);
-    parts(toolpass(dir, &args))
+    toolpass(dir, &args)
 }
 
 #[test]
 fn the_same_run_twice_exits_0_with_no_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = diff(dir.path(), &report(BEFORE), &report(BEFORE), &[]);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(
-        stdout.ends_with("\nno regression: no changes; 2 scenario results compared\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.starts_with(
-            "before before.jsonl: toolpass-reference 0.1.0, runner 0.1.0 (toolpass/1)"
-        )
-    );
+    diff(dir.path(), &report(BEFORE), &report(BEFORE), &[])
+        .success()
+        .stdout(
+            ends_with("\nno regression: no changes; 2 scenario results compared\n").and(
+                starts_with(
+                    "before before.jsonl: toolpass-reference 0.1.0, runner 0.1.0 (toolpass/1)",
+                ),
+            ),
+        );
 }
 
 #[test]
@@ -88,10 +89,12 @@ fn a_newly_failing_scenario_exits_1_and_is_listed_first() {
         ("edit/b", "pass", &[("pass", None)]),
         ("edit/c", "pass", &[]),
     ];
-    let (code, stdout, stderr) = diff(dir.path(), &report(BEFORE), &report(after), &[]);
-    assert_eq!(code, Some(1), "{stderr}");
-    assert!(!stdout.contains('\x1b'), "no colours off a terminal");
-    let body = stdout.split_once("\n\n").unwrap().1;
+    let run = diff(dir.path(), &report(BEFORE), &report(after), &[])
+        .code(1)
+        // No colours off a terminal.
+        .stdout(contains("\x1b").not());
+    let text = stdout(&run);
+    let body = text.split_once("\n\n").unwrap().1;
     assert_eq!(
         body,
         "\
@@ -117,9 +120,9 @@ regression: 1 newly failing, 1 newly passing, 1 added; 2 scenario results compar
 fn json_is_one_object_with_the_changes_and_the_same_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     let after: &[Result<'_>] = &[("edit/a", "skip", &[])];
-    let (code, stdout, stderr) = diff(dir.path(), &report(BEFORE), &report(after), &["--json"]);
-    assert_eq!(code, Some(0), "pass → skip is no regression: {stderr}");
-    let diff: Value = serde_json::from_str(&stdout).unwrap();
+    // pass → skip is no regression.
+    let run = diff(dir.path(), &report(BEFORE), &report(after), &["--json"]).success();
+    let diff: Value = serde_json::from_str(&stdout(&run)).unwrap();
     assert_eq!(diff["regression"], false);
     assert_eq!(diff["compared"], 1);
     assert_eq!(diff["counts"]["verdict_changed"], 1);
@@ -144,20 +147,14 @@ fn a_broken_report_exits_2_naming_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let good = report(BEFORE);
     let unknown = good.replacen(r#""type":"step""#, r#""type":"summary""#, 1);
-    let (code, _, stderr) = diff(dir.path(), &good, &unknown, &[]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.contains("after.jsonl:2: unknown line type `summary`"),
-        "{stderr}"
-    );
+    diff(dir.path(), &good, &unknown, &[])
+        .code(2)
+        .stderr(contains("after.jsonl:2: unknown line type `summary`"));
     let cut = &good[..good.len() - 10];
-    let (code, _, stderr) = diff(dir.path(), cut, &good, &[]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.contains("before.jsonl:6: the last line is cut short"),
-        "{stderr}"
-    );
-    let (code, _, stderr) = diff(dir.path(), &good, &good, &["--time-ratio", "0.5"]);
-    assert_eq!(code, Some(2));
-    assert!(stderr.contains("--time-ratio must be"), "{stderr}");
+    diff(dir.path(), cut, &good, &[])
+        .code(2)
+        .stderr(contains("before.jsonl:6: the last line is cut short"));
+    diff(dir.path(), &good, &good, &["--time-ratio", "0.5"])
+        .code(2)
+        .stderr(contains("--time-ratio must be"));
 }

@@ -11,7 +11,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{parts, toolpass, write};
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use common::{toolpass, write};
 
 const PASSES: &str = "title: reads\nspec: read.paging\nfiles: {a.txt: \"hi\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n    expect: {status: success, llm: {contains: hi}}\n";
 
@@ -32,7 +35,7 @@ fn rendered() -> tempfile::TempDir {
         ],
     );
     for run in ["a", "b"] {
-        let (code, out, err) = parts(toolpass(
+        toolpass(
             dir.path(),
             &[
                 "run",
@@ -41,15 +44,15 @@ fn rendered() -> tempfile::TempDir {
                 "--jsonl",
                 &format!("{run}.jsonl"),
             ],
-        ));
-        assert!(code == Some(0) || code == Some(1), "{out}{err}");
+        )
+        .code(predicate::in_iter([0, 1]));
     }
-    let (code, out, err) = parts(toolpass(
+    toolpass(
         dir.path(),
         &["matrix", "a.jsonl", "b.jsonl", "--out", "out"],
-    ));
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert_eq!(out, "3 scenarios × 2 implementations: out\n");
+    )
+    .success()
+    .stdout("3 scenarios × 2 implementations: out\n");
     dir
 }
 
@@ -91,15 +94,9 @@ fn matrix_writes_the_page_the_table_and_one_badge_per_implementation() {
 fn a_broken_report_is_named_with_its_line_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), &[("bad.jsonl", "{\"type\":\"step\"}\n")]);
-    let (code, _, err) = parts(toolpass(
-        dir.path(),
-        &["matrix", "bad.jsonl", "--out", "out"],
-    ));
-    assert_eq!(code, Some(2));
-    assert!(
-        err.contains("bad.jsonl:1: the first line must be the `header`"),
-        "{err}"
-    );
+    toolpass(dir.path(), &["matrix", "bad.jsonl", "--out", "out"])
+        .code(2)
+        .stderr(contains("bad.jsonl:1: the first line must be the `header`"));
     assert!(!dir.path().join("out").exists());
 }
 

@@ -5,15 +5,11 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use predicates::str::contains;
 
-use common::{parts, server, write};
-
-/// Runs the built binary in `cwd`: exit code, stdout, stderr.
-fn toolpass(cwd: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    parts(common::toolpass(cwd, args))
-}
+use common::{server, stdout, toolpass, write};
 
 const PASSES: &str = r#"title: An edit after a full read replaces the bytes
 spec: edit.match.exact
@@ -50,35 +46,25 @@ fn suite(files: &[(&str, &str)]) -> tempfile::TempDir {
 #[test]
 fn a_passing_suite_exits_0_and_a_required_failure_exits_1_naming_file_and_line() {
     let dir = suite(&[("s/ok.yaml", PASSES)]);
-    let (code, out, err) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("required 1/1"), "{out}");
-    assert!(out.contains("1 scenario: 1 pass in "), "{out}");
-    assert!(err.contains("running against toolpass-reference"), "{err}");
     // serverInfo.description, the configuration the results depend on.
-    assert!(
-        err.contains(
-            "\ntoolpass: Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool"
-        ),
-        "{err}"
-    );
+    let description =
+        "\ntoolpass: Qwen Code's tool layer in Rust; grep_search follows Qwen's GrepTool";
+    toolpass(dir.path(), &["run", "--scenarios", "s"])
+        .success()
+        .stdout(contains("required 1/1").and(contains("1 scenario: 1 pass in ")))
+        .stderr(contains("running against toolpass-reference").and(contains(description)));
 
     let dir = suite(&[("s/ok.yaml", PASSES), ("s/bad.yaml", FAILS)]);
-    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("FAIL bad (required) s/bad.yaml"), "{out}");
-    assert!(
-        out.contains("step 2 `call edit` at s/bad.yaml:8 (fail, required)"),
-        "{out}"
-    );
-    assert!(
-        out.contains("status: expected status error, got success"),
-        "{out}"
-    );
-    assert!(
-        out.contains("FAILED:\n  bad: fail at required level"),
-        "{out}"
-    );
+    toolpass(dir.path(), &["run", "--scenarios", "s"])
+        .code(1)
+        .stdout(
+            contains("FAIL bad (required) s/bad.yaml")
+                .and(contains(
+                    "step 2 `call edit` at s/bad.yaml:8 (fail, required)",
+                ))
+                .and(contains("status: expected status error, got success"))
+                .and(contains("FAILED:\n  bad: fail at required level")),
+        );
 }
 
 #[test]
@@ -95,34 +81,27 @@ fn expected_failures_fix_then_pass_then_catch_the_stale_entry() {
         args.extend_from_slice(extra);
         toolpass(dir.path(), &args)
     };
-    let (code, out, err) = run(&["--fix", "--filter", "bad"]);
-    assert_eq!(code, Some(2), "{out}{err}");
-    assert!(
-        err.contains("--fix rewrites the whole expected-failures file"),
-        "{err}"
-    );
+    run(&["--fix", "--filter", "bad"])
+        .code(2)
+        .stderr(contains("--fix rewrites the whole expected-failures file"));
 
-    let (code, out, _) = run(&["--fix"]);
-    assert_eq!(code, Some(0), "{out}");
+    run(&["--fix"])
+        .success()
+        .stdout(contains("1 pass, 1 xfail"));
     let written = std::fs::read_to_string(dir.path().join("xfail.yaml")).unwrap();
     assert!(
         written
             .contains("- id: \"bad#2\"\n  message: \"status: expected status error, got success"),
         "{written}"
     );
-    assert!(out.contains("1 pass, 1 xfail"), "{out}");
 
-    let (code, out, _) = run(&[]);
-    assert_eq!(code, Some(0), "{out}");
+    run(&[]).success();
 
     // The implementation "gets fixed": the entry goes stale.
     std::fs::write(dir.path().join("s/bad.yaml"), PASSES).unwrap();
-    let (code, out, _) = run(&[]);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(
-        out.contains("bad: xpass: listed as an expected failure, but it passed"),
-        "{out}"
-    );
+    run(&[]).code(1).stdout(contains(
+        "bad: xpass: listed as an expected failure, but it passed",
+    ));
 }
 
 #[test]
@@ -133,37 +112,35 @@ fn impl_name_runs_an_adapter_and_an_unknown_name_lists_the_adapters() {
     let run = adapter.join("run");
     std::fs::write(&run, format!("#!/bin/sh\nexec '{}' \"$@\"\n", server())).unwrap();
     std::fs::set_permissions(&run, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // Not `common::toolpass`: no reference server is handed over, the
+    // adapter is the only way to it.
     let with_adapters = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_toolpass"))
+        cargo_bin_cmd!("toolpass")
             .args(args)
             .current_dir(dir.path())
             .env("TOOLPASS_ADAPTERS", dir.path().join("adapters"))
-            .output()
-            .unwrap();
-        (
-            output.status.code(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
+            .assert()
     };
-    let (code, out, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "reference-again"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(err.contains("adapters/reference-again/run"), "{err}");
+    with_adapters(&["run", "--scenarios", "s", "--impl", "reference-again"])
+        .success()
+        .stderr(contains("adapters/reference-again/run"));
     // The first word names the adapter; the rest are its arguments, here
     // the reference's plain-MCP mode on the scenario's own root.
-    let (code, out, err) = with_adapters(&[
+    with_adapters(&[
         "run",
         "--scenarios",
         "s",
         "--impl",
         "reference-again --mcp --root {root}",
-    ]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("1 scenario: 1 pass"), "{out}");
-    let (code, _, err) = with_adapters(&["run", "--scenarios", "s", "--impl", "no-such-peer"]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("no adapter `no-such-peer` under"), "{err}");
-    assert!(err.contains("(adapters: reference-again)"), "{err}");
+    ])
+    .success()
+    .stdout(contains("1 scenario: 1 pass"));
+    with_adapters(&["run", "--scenarios", "s", "--impl", "no-such-peer"])
+        .code(2)
+        .stderr(
+            contains("no adapter `no-such-peer` under")
+                .and(contains("(adapters: reference-again)")),
+        );
 }
 
 #[test]
@@ -172,15 +149,12 @@ fn record_writes_expectations_that_the_next_run_passes() {
         .replace("    expect: {status: success}\n", "")
         .replace("  - expect_files: {a.txt: \"one\\n2\\n\"}\n", "");
     let dir = suite(&[("s/rec.yaml", &unexpected)]);
-    let (code, out, err) = toolpass(dir.path(), &["record", "s/rec.yaml"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(
-        out.contains(
+    toolpass(dir.path(), &["record", "s/rec.yaml"])
+        .success()
+        .stdout(contains(
             "2 expectations recorded, and the final sandbox as an expect_files step; \
-             the scenario's verdict: pass\n"
-        ),
-        "{out}"
-    );
+             the scenario's verdict: pass\n",
+        ));
     let recorded = std::fs::read_to_string(dir.path().join("s/rec.yaml")).unwrap();
     assert!(
         recorded.contains(
@@ -192,26 +166,24 @@ fn record_writes_expectations_that_the_next_run_passes() {
         recorded.contains("      \"a.txt\": \"one\\n2\\n\"\n    exact: true\n"),
         "{recorded}"
     );
-    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s"]);
-    assert_eq!(code, Some(0), "{out}");
+    toolpass(dir.path(), &["run", "--scenarios", "s"]).success();
 }
 
 #[test]
 fn a_run_that_selects_nothing_is_an_error_not_a_pass() {
     let dir = suite(&[("s/ok.yaml", PASSES)]);
-    let (code, _, err) = toolpass(
+    toolpass(
         dir.path(),
         &["run", "--scenarios", "s", "--filter", "nope/**"],
-    );
-    assert_eq!(code, Some(2));
-    assert!(err.contains("nothing to run: no scenario matches"), "{err}");
+    )
+    .code(2)
+    .stderr(contains("nothing to run: no scenario matches"));
 }
 
 #[test]
 fn keep_leaves_each_sandbox_and_prints_where() {
     let dir = suite(&[("s/ok.yaml", PASSES)]);
-    let (code, out, _) = toolpass(dir.path(), &["run", "--scenarios", "s", "--keep"]);
-    assert_eq!(code, Some(0), "{out}");
+    let out = stdout(&toolpass(dir.path(), &["run", "--scenarios", "s", "--keep"]).success());
     let line = out
         .lines()
         .find(|l| l.starts_with("  ok  "))
@@ -234,11 +206,13 @@ fn a_plain_mcp_server_runs_the_call_only_scenarios_and_skips_the_rest() {
     // once per scenario on the scenario's root.
     let dir = tempfile::tempdir().unwrap();
     let plain = format!("'{}' --mcp --root {{root}}", server());
-    let (code, out, err) = toolpass(
-        dir.path(),
-        &["run", "--impl", &plain, "--jobs", "2", "--jsonl", "r.jsonl"],
+    let out = stdout(
+        &toolpass(
+            dir.path(),
+            &["run", "--impl", &plain, "--jobs", "2", "--jsonl", "r.jsonl"],
+        )
+        .success(),
     );
-    assert_eq!(code, Some(0), "{out}{err}");
     let summary = out
         .lines()
         .rev()
@@ -268,12 +242,12 @@ fn a_scenario_calling_a_tool_the_implementation_does_not_declare_is_skipped() {
     // Saying the tool must not be declared makes calling it the point.
     let deliberate = "title: t\nspec: mcp.unknown-tool\nsteps:\n  - expect_tools: {excludes: [toolpass_never_declared]}\n  - call: toolpass_never_declared\n    args: {}\n    expect: {status: error}\n";
     let dir = suite(&[("s/skipped.yaml", undeclared), ("s/runs.yaml", deliberate)]);
-    let (code, out, err) = toolpass(
+    toolpass(
         dir.path(),
         &["run", "--scenarios", "s", "--jsonl", "r.jsonl"],
-    );
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("2 scenarios: 1 pass, 1 skip"), "{out}");
+    )
+    .success()
+    .stdout(contains("2 scenarios: 1 pass, 1 skip"));
     let report = std::fs::read_to_string(dir.path().join("r.jsonl")).unwrap();
     assert!(
         report.contains(

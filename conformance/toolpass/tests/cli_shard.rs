@@ -8,17 +8,18 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{parts, write};
+use predicates::prelude::*;
+use predicates::str::contains;
 use serde_json::Value;
+
+use common::{code, stdout, toolpass, write};
 
 /// How many shards the end-to-end tests cut a run into.
 const SHARDS: u64 = 3;
 
 /// The ids `toolpass list` prints with `args`.
 fn listed(args: &[&str]) -> Vec<String> {
-    let (code, stdout, stderr) = parts(common::toolpass(Path::new("."), args));
-    assert_eq!(code, Some(0), "toolpass {args:?}: {stderr}");
-    stdout
+    stdout(&toolpass(Path::new("."), args).success())
         .lines()
         .map(|line| line.split("  ").next().unwrap_or(line).to_owned())
         .collect()
@@ -57,12 +58,9 @@ fn a_partition_that_is_no_shard_is_refused_naming_the_syntax() {
         ("hash:0/3", "the shard must be from 1 to 3"),
         ("count:1/2", "a partition is `hash:K/N`"),
     ] {
-        let (code, _, stderr) = parts(common::toolpass(
-            Path::new("."),
-            &["list", "--partition", bad],
-        ));
-        assert_eq!(code, Some(2), "{bad}: {stderr}");
-        assert!(stderr.contains(wanted), "{bad}: {stderr}");
+        toolpass(Path::new("."), &["list", "--partition", bad])
+            .code(2)
+            .stderr(contains(wanted));
     }
 }
 
@@ -135,9 +133,7 @@ fn whole_and_merged(dir: &Path, args: &[&str]) -> (Outcome, Outcome, String) {
         all.extend_from_slice(args);
         all.extend_from_slice(more);
         all.extend(["--jsonl", &jsonl, "--junit", &junit]);
-        let (code, stdout, stderr) = parts(common::toolpass(dir, &all));
-        assert!(matches!(code, Some(0 | 1)), "{all:?}: {stdout}{stderr}");
-        code
+        code(&toolpass(dir, &all).code(predicate::in_iter([0, 1])))
     };
     let whole = run("whole", &[]);
     let mut files = Vec::new();
@@ -159,13 +155,12 @@ fn whole_and_merged(dir: &Path, args: &[&str]) -> (Outcome, Outcome, String) {
         "--markdown",
         "merged.md",
     ]);
-    let (code, stdout, stderr) = parts(common::toolpass(dir, &merge));
-    assert!(matches!(code, Some(0 | 1)), "merge: {stdout}{stderr}");
+    let merged = toolpass(dir, &merge).code(predicate::in_iter([0, 1]));
     assert!(dir.join("merged.md").is_file());
     (
         outcome(dir, whole, "whole"),
-        outcome(dir, code, "merged"),
-        stdout,
+        outcome(dir, code(&merged), "merged"),
+        stdout(&merged),
     )
 }
 
@@ -236,7 +231,7 @@ fn an_empty_shard_still_reports_so_the_merge_has_every_shard() {
     assert_eq!(whole.verdicts.len(), 1);
     assert_eq!(merged, whole);
     // A filter that selects nothing is still an error, shard or not.
-    let (code, _, stderr) = parts(common::toolpass(
+    toolpass(
         dir.path(),
         &[
             "run",
@@ -247,10 +242,7 @@ fn an_empty_shard_still_reports_so_the_merge_has_every_shard() {
             "--partition",
             "hash:1/3",
         ],
-    ));
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(
-        stderr.contains("nothing to run: no scenario matches"),
-        "{stderr}"
-    );
+    )
+    .code(2)
+    .stderr(contains("nothing to run: no scenario matches"));
 }

@@ -20,8 +20,13 @@ mod common;
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use assert_cmd::Command;
+use assert_cmd::assert::Assert;
+use predicates::prelude::*;
+use predicates::str::{contains, ends_with, starts_with};
+
+use common::{stderr, stdout};
 use toolpass::checkout::built_root;
 
 /// A prefix with `bin/toolpass` (and `bin/toolpass-server` when asked),
@@ -78,9 +83,9 @@ impl Installed {
         self.temp.path().join("project")
     }
 
-    /// Runs the installed `toolpass` with `args` in the project directory:
-    /// exit code, stdout, stderr.
-    fn run(&mut self, args: &[&str]) -> (Option<i32>, String, String) {
+    /// Runs the installed `toolpass` with `args` in the project directory,
+    /// to its end.
+    fn run(&mut self, args: &[&str]) -> Assert {
         let toolpass = self.bin.join("toolpass");
         let strace = toolpass::on_path("strace");
         if strace.is_none() && std::env::var_os("CI").is_some() {
@@ -122,7 +127,7 @@ impl Installed {
             .env("RUSTUP_HOME", nowhere.join("rustup"))
             .env("TMPDIR", self.temp.path().join("tmp"))
             .env("NO_COLOR", "1");
-        common::parts(command.output().expect("the installed toolpass runs"))
+        command.assert()
     }
 
     /// Fails when cargo was run or any traced path lies in the checkout.
@@ -196,30 +201,33 @@ fn the_installed_runner_runs_the_embedded_suite_against_the_server_beside_it() {
     let mut installed = Installed::new(true);
     let count = builtin_count();
 
-    let (code, out, err) = installed.run(&["validate"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert_eq!(out, format!("{count} scenarios OK\n"));
-    assert!(err.starts_with(EMBEDDED), "{err}");
+    installed
+        .run(&["validate"])
+        .success()
+        .stdout(format!("{count} scenarios OK\n"))
+        .stderr(starts_with(EMBEDDED));
 
-    let (code, out, err) = installed.run(&["list"]);
-    assert_eq!(code, Some(0), "{err}");
+    let listed = installed
+        .run(&["list"])
+        .success()
+        .stderr(starts_with(EMBEDDED));
+    let out = stdout(&listed);
     assert_eq!(out.lines().count(), count, "{out}");
-    assert!(err.starts_with(EMBEDDED), "{err}");
 
     // The whole suite: every sandbox and `files:` fixture set up from the
     // embedded copy, against the server found beside the runner.
-    let (code, out, err) = installed.run(&["run", "--jsonl", "run.jsonl"]);
-    assert_eq!(code, Some(0), "{out}{err}");
     let server = installed.bin.join("toolpass-server");
-    assert!(
-        err.contains(&format!(
-            "running against toolpass-reference 0.1.0 ({})",
-            server.display()
-        )),
-        "{err}"
-    );
-    assert!(err.contains(EMBEDDED), "{err}");
-    assert!(out.contains(&format!("{count} scenarios: ")), "{out}");
+    installed
+        .run(&["run", "--jsonl", "run.jsonl"])
+        .success()
+        .stderr(
+            contains(format!(
+                "running against toolpass-reference 0.1.0 ({})",
+                server.display()
+            ))
+            .and(contains(EMBEDDED)),
+        )
+        .stdout(contains(format!("{count} scenarios: ")));
     // The report names each scenario's file as a checkout does.
     let report = std::fs::read_to_string(installed.project().join("run.jsonl")).unwrap();
     assert!(
@@ -235,29 +243,29 @@ fn the_installed_runner_runs_the_embedded_suite_against_the_server_beside_it() {
             "title: t\nspec: read.paging\nsteps: [{call: read_file}]\n",
         )],
     );
-    let (code, _, err) = installed.run(&["validate", "--scenarios", "mine", "--with-builtin"]);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(
-        err.ends_with(
+    installed
+        .run(&["validate", "--scenarios", "mine", "--with-builtin"])
+        .code(1)
+        .stderr(ends_with(
             "\nscenarios/read/unchanged-placeholder.yaml: the id `read/unchanged-placeholder` \
-             is also the scenario mine/read/unchanged-placeholder.yaml\n"
-        ),
-        "{err}"
-    );
+             is also the scenario mine/read/unchanged-placeholder.yaml\n",
+        ));
 
     // Snapshots cannot be blessed into the binary.
-    let (code, _, err) = installed.run(&["run", "--bless"]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--bless rewrites snapshot files"), "{err}");
+    installed
+        .run(&["run", "--bless"])
+        .code(2)
+        .stderr(contains("--bless rewrites snapshot files"));
 
     // Named adapters live in the checkout.
-    let (code, _, err) = installed.run(&["run", "--impl", "qwen-code"]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("named adapters (conformance/adapters/NAME) need the toolpass checkout"));
-    assert!(
-        err.contains("--impl \"CHECKOUT/conformance/adapters/qwen-code/run\""),
-        "{err}"
-    );
+    installed
+        .run(&["run", "--impl", "qwen-code"])
+        .code(2)
+        .stderr(
+            contains("named adapters (conformance/adapters/NAME) need the toolpass checkout").and(
+                contains("--impl \"CHECKOUT/conformance/adapters/qwen-code/run\""),
+            ),
+        );
 
     installed.check_the_checkout_was_not_used();
 }
@@ -270,22 +278,20 @@ fn a_failure_in_an_embedded_scenario_names_its_file_and_line() {
     let example = built_root().join("examples/python/toolpass_example.py");
     std::fs::copy(example, installed.project().join("example.py")).unwrap();
     let id = "edit/fidelity/gbk-chinese-edit";
-    let (code, out, err) = installed.run(&["run", "--impl", "python3 example.py", "--filter", id]);
-    assert_eq!(code, Some(1), "{out}{err}");
     let file = format!("scenarios/{id}.yaml");
-    assert!(
-        out.contains(&format!("FAIL {id} (required) {file}")),
-        "{out}"
-    );
-    assert!(out.contains(&format!("` at {file}:")), "{out}");
+    installed
+        .run(&["run", "--impl", "python3 example.py", "--filter", id])
+        .code(1)
+        .stdout(
+            contains(format!("FAIL {id} (required) {file}")).and(contains(format!("` at {file}:"))),
+        );
     installed.check_the_checkout_was_not_used();
 }
 
 #[test]
 fn the_server_is_found_on_path_and_its_absence_names_every_place_looked_at() {
     let mut installed = Installed::new(false);
-    let (code, out, err) = installed.run(&["run", "--filter", "read/**"]);
-    assert_eq!(code, Some(2), "{out}{err}");
+    let err = stderr(&installed.run(&["run", "--filter", "read/**"]).code(2));
     let beside = installed.bin.join("toolpass-server");
     for place in [
         "looked at TOOLPASS_REFERENCE_SERVER (not set)".to_owned(),
@@ -303,15 +309,13 @@ fn the_server_is_found_on_path_and_its_absence_names_every_place_looked_at() {
     std::fs::create_dir_all(&elsewhere).unwrap();
     copy(Path::new(common::server()), &elsewhere);
     installed.path.push(elsewhere.clone());
-    let (code, out, err) = installed.run(&["run", "--filter", "read/**"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(
-        err.contains(&format!(
+    installed
+        .run(&["run", "--filter", "read/**"])
+        .success()
+        .stderr(contains(format!(
             "({})",
             elsewhere.join("toolpass-server").display()
-        )),
-        "{err}"
-    );
+        )));
     installed.check_the_checkout_was_not_used();
 }
 
@@ -319,8 +323,9 @@ fn the_server_is_found_on_path_and_its_absence_names_every_place_looked_at() {
 fn the_checks_bite_on_cargo_and_on_a_file_of_the_checkout() {
     // A command line that is cargo runs the fake one.
     let mut installed = Installed::new(true);
-    let (code, _, err) = installed.run(&["run", "--impl", "cargo build", "--filter", "read/**"]);
-    assert_eq!(code, Some(2), "{err}");
+    installed
+        .run(&["run", "--impl", "cargo build", "--filter", "read/**"])
+        .code(2);
     assert_eq!(
         installed.use_of_the_checkout().as_deref(),
         Some("cargo was run: cargo build\n")
@@ -330,9 +335,9 @@ fn the_checks_bite_on_cargo_and_on_a_file_of_the_checkout() {
     if toolpass::on_path("strace").is_some() {
         let mut installed = Installed::new(false);
         let scenarios = built_root().join("scenarios");
-        let (code, _, err) =
-            installed.run(&["validate", "--scenarios", &scenarios.to_string_lossy()]);
-        assert_eq!(code, Some(0), "{err}");
+        installed
+            .run(&["validate", "--scenarios", &scenarios.to_string_lossy()])
+            .success();
         let use_of_it = installed
             .use_of_the_checkout()
             .expect("the trace shows the checkout");

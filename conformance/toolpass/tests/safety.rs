@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::{parts, write};
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use common::{stdout, toolpass, write};
 
 /// A read of `a.txt`, an edit of it judged by `EXPECT`, then the file judged
 /// by `A_TXT`.
@@ -41,10 +44,10 @@ fn one_alternative_holding_passes_and_none_holding_shows_each() {
         dir.path(),
         &[("s/holds.yaml", &holds), ("s/misses.yaml", &misses)],
     );
-    let (code, out, err) = parts(common::toolpass(dir.path(), &["run", "--scenarios", "s"]));
-    assert_eq!(code, Some(1), "{out}{err}");
-    assert!(out.contains("FAIL misses (required)"), "{out}");
-    assert!(!out.contains("FAIL holds"), "{out}");
+    let run = toolpass(dir.path(), &["run", "--scenarios", "s"])
+        .code(1)
+        .stdout(contains("FAIL misses (required)").and(contains("FAIL holds").not()));
+    let out = stdout(&run);
     for line in [
         "expect: none of the 2 alternatives of `any_of` holds",
         "any_of[1] status: expected status error, got success",
@@ -66,9 +69,9 @@ fn the_safety_profile_runs_only_safety_scenarios_and_says_so() {
         dir.path(),
         &[("s/plain.yaml", &holds), ("s/guarded.yaml", &safety)],
     );
-    let run = |args: &[&str]| parts(common::toolpass(dir.path(), args));
+    let run = |args: &[&str]| toolpass(dir.path(), args);
 
-    let (code, out, err) = run(&[
+    run(&[
         "run",
         "--scenarios",
         "s",
@@ -76,27 +79,20 @@ fn the_safety_profile_runs_only_safety_scenarios_and_says_so() {
         "safety",
         "--jsonl",
         "r.jsonl",
-    ]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(
-        err.contains("toolpass: profile safety: 1 scenario\n"),
-        "{err}"
-    );
-    assert!(
-        out.contains("profile safety: required 1/1\n1 scenario: 1 pass"),
-        "{out}"
-    );
+    ])
+    .success()
+    .stderr(contains("toolpass: profile safety: 1 scenario\n"))
+    .stdout(contains("profile safety: required 1/1\n1 scenario: 1 pass"));
     let header = std::fs::read_to_string(dir.path().join("r.jsonl")).unwrap();
     let header = header.lines().next().unwrap();
     assert!(header.contains(r#""profile":"safety""#), "{header}");
 
-    let (code, out, err) = run(&["run", "--scenarios", "s"]);
-    assert_eq!(code, Some(0), "{out}{err}");
-    assert!(err.contains("toolpass: profile full: 2 scenarios"), "{err}");
-    assert!(out.contains("profile full: required 2/2"), "{out}");
+    run(&["run", "--scenarios", "s"])
+        .success()
+        .stderr(contains("toolpass: profile full: 2 scenarios"))
+        .stdout(contains("profile full: required 2/2"));
 
-    let (code, out, _) = run(&["list", "--scenarios", "s", "--profile", "safety"]);
-    assert_eq!(code, Some(0));
+    let out = stdout(&run(&["list", "--scenarios", "s", "--profile", "safety"]).success());
     assert_eq!(
         out.lines()
             .map(|l| l.split("  ").next().unwrap())

@@ -7,7 +7,10 @@ mod common;
 
 use std::path::Path;
 
-use common::{parts, write};
+use predicates::prelude::*;
+use predicates::str::{contains, starts_with};
+
+use common::{stdout, toolpass, write};
 
 use toolpass::spec::builtin_clauses;
 use toolpass_scenario::{Scenario, Strength, load_dir};
@@ -60,35 +63,32 @@ fn own_scenarios_cite_own_clauses_given_with_spec() {
             ("typo.md", "### `my.own-clause` MUST (draft)\n"),
         ],
     );
-    let run = |args: &[&str]| parts(common::toolpass(dir.path(), args));
+    let run = |args: &[&str]| toolpass(dir.path(), args);
 
-    let (code, _, err) = run(&["validate", "--scenarios", "s"]);
-    assert_eq!(code, Some(1));
-    assert!(
-        err.starts_with("s/mine.yaml:2:8: unknown clause `my.own-clause`"),
-        "{err}"
-    );
+    run(&["validate", "--scenarios", "s"])
+        .code(1)
+        .stderr(starts_with(
+            "s/mine.yaml:2:8: unknown clause `my.own-clause`",
+        ));
 
-    let (code, out, err) = run(&["validate", "--scenarios", "s", "--spec", "mine.md"]);
-    assert_eq!((code, out.as_str()), (Some(0), "1 scenario OK\n"), "{err}");
+    run(&["validate", "--scenarios", "s", "--spec", "mine.md"])
+        .success()
+        .stdout("1 scenario OK\n");
 
-    let (code, _, err) = run(&["validate", "--scenarios", "s", "--spec", "typo.md"]);
-    assert_eq!(code, Some(1));
-    assert!(
-        err.starts_with("typo.md:1:6: malformed clause heading for `my.own-clause`"),
-        "{err}"
-    );
+    run(&["validate", "--scenarios", "s", "--spec", "typo.md"])
+        .code(1)
+        .stderr(starts_with(
+            "typo.md:1:6: malformed clause heading for `my.own-clause`",
+        ));
 
-    let (code, out, _) = run(&["list", "--by-spec", "--scenarios", "s", "--spec", "mine.md"]);
-    assert_eq!(code, Some(0));
-    assert!(
-        out.starts_with("tools.declarations  MUST  (no scenario)\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("\nmy.own-clause  MUST  (1 scenario)\n    mine  required\n"),
-        "{out}"
-    );
+    let listed = run(&["list", "--by-spec", "--scenarios", "s", "--spec", "mine.md"])
+        .success()
+        .stdout(
+            starts_with("tools.declarations  MUST  (no scenario)\n").and(contains(
+                "\nmy.own-clause  MUST  (1 scenario)\n    mine  required\n",
+            )),
+        );
+    let out = stdout(&listed);
     assert!(
         out.lines()
             .last()

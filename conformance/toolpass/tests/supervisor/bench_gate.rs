@@ -6,8 +6,11 @@
 //! figures of a 30% delay at the default limit).
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
+use assert_cmd::assert::Assert;
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use predicates::str::{contains, starts_with};
 use toolpass::bench::{BenchConfig, BenchEvent};
 use toolpass::{Options, Profile, REFERENCE_SERVER_ENV, Supervisor, reference_server};
 use toolpass_scenario::{Scenario, parse_str};
@@ -17,21 +20,19 @@ use crate::misbehave::BEHAVIOUR_ENV;
 const SUITE: &str = "title: read then edit\nspec: edit.match.exact\nfiles: {a.txt: \"one\\n\"}\nsteps:\n  - call: read_file\n    args: {file_path: \"{root}/a.txt\"}\n  - call: edit\n    args: {file_path: \"{root}/a.txt\", old_string: one, new_string: \"1\"}\n";
 
 /// `toolpass bench` in `dir` of the relay delaying answers by `percent`%,
-/// with the reference first as the control, and `args`.
-fn bench_relay(dir: &Path, percent: u32, args: &[&str]) -> Output {
+/// with the reference first as the control, and `args`, to its end.
+fn bench_relay(dir: &Path, percent: u32, args: &[&str]) -> Assert {
     let exe = std::env::current_exe().expect("the test binary has a path");
     let relay = format!("env {BEHAVIOUR_ENV}=delay:{percent} '{}'", exe.display());
     let server = reference_server(Profile::Dev).expect("cargo builds the reference server");
-    Command::new(env!("CARGO_BIN_EXE_toolpass"))
+    cargo_bin_cmd!("toolpass")
         .args(["bench", "--scenarios", "s", "--impl", &relay])
         .args(["--rounds", "3", "--warmup", "1", "--startups", "1"])
         .args(args)
         .current_dir(dir)
         .env(REFERENCE_SERVER_ENV, server.program())
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the toolpass binary runs")
+        .assert()
 }
 
 pub(crate) async fn a_slowed_implementation_fails_the_bench_gate() {
@@ -42,9 +43,7 @@ pub(crate) async fn a_slowed_implementation_fails_the_bench_gate() {
     for name in 0..10 {
         std::fs::write(dir.path().join(format!("s/{name}.yaml")), SUITE).unwrap();
     }
-    let saved = bench_relay(dir.path(), 0, &["--save-baseline", "base.json"]);
-    let err = String::from_utf8_lossy(&saved.stderr);
-    assert_eq!(saved.status.code(), Some(0), "{err}");
+    bench_relay(dir.path(), 0, &["--save-baseline", "base.json"]).success();
     let baseline: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("base.json")).unwrap()).unwrap();
     assert_eq!(baseline["format"], "toolpass-bench-baseline");
@@ -53,7 +52,7 @@ pub(crate) async fn a_slowed_implementation_fails_the_bench_gate() {
     assert_eq!(baseline["implementations"][0]["name"], "toolpass-reference");
     assert_eq!(baseline["implementations"][1]["name"], "toolpass-reference");
 
-    let slowed = bench_relay(
+    bench_relay(
         dir.path(),
         400,
         &[
@@ -64,25 +63,24 @@ pub(crate) async fn a_slowed_implementation_fails_the_bench_gate() {
             "--markdown",
             "-",
         ],
-    );
-    let (out, err) = (
-        String::from_utf8_lossy(&slowed.stdout),
-        String::from_utf8_lossy(&slowed.stderr),
-    );
-    assert_eq!(slowed.status.code(), Some(1), "{out}{err}");
-    assert!(
-        out.starts_with("### toolpass bench against `base.json`\n"),
-        "{out}"
-    );
-    // Which tools regress and which are too noisy to tell depends on the
-    // machine; that some regress, and fail the run, does not.
-    assert!(
-        out.lines()
-            .any(|l| l.starts_with("| toolpass-reference | ") && l.ends_with("| **REGRESSION** |")),
-        "{out}"
-    );
+    )
+    .code(1)
+    .stdout(
+        starts_with("### toolpass bench against `base.json`\n")
+            // Which tools regress and which are too noisy to tell depends
+            // on the machine; that some regress, and fail the run, does not.
+            .and(
+                predicate::function(|out: &str| {
+                    out.lines().any(|l| {
+                        l.starts_with("| toolpass-reference | ")
+                            && l.ends_with("| **REGRESSION** |")
+                    })
+                })
+                .fn_name("a toolpass-reference row marked **REGRESSION**"),
+            ),
+    )
     // The text moved to stderr, with the same verdict.
-    assert!(err.contains("REGRESSION"), "{err}");
+    .stderr(contains("REGRESSION"));
 }
 
 /// Two servers benched together take turns scenario by scenario, the

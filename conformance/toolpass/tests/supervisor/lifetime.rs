@@ -27,6 +27,9 @@ fn runner(dir: &Path, behaviour: &str, steps: &str) -> Child {
     let scenario = format!("title: t\nspec: tools.declarations\nsteps:\n{steps}");
     std::fs::write(scenarios.join("one.yaml"), scenario).unwrap();
     let server = std::env::current_exe().unwrap();
+    // A std `Command`, not `assert_cmd`'s: the test signals the runner
+    // while it runs and reads its pipes afterwards, where `assert_cmd` runs
+    // a program to its end before anything can be judged.
     Command::new(env!("CARGO_BIN_EXE_toolpass"))
         .arg("run")
         .arg("--impl")
