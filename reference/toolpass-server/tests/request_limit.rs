@@ -3,8 +3,12 @@
 //! flag, and the server goes on with the next line.
 
 use std::fs::{self, File};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
+use assert_cmd::prelude::*;
+use predicates::prelude::*;
+use predicates::str::contains;
 use serde_json::Value;
 
 /// A request line of exactly `len` bytes: an unknown method padded to size,
@@ -16,26 +20,26 @@ fn request_of_len(id: u32, len: usize) -> Vec<u8> {
 }
 
 /// Runs the server with `args` on `lines` (each followed by `\n`) until
-/// the end of its input; every reply, and whether it exited with 0. The
-/// input is a file in a temporary directory, so nothing waits on a pipe.
-fn exchange(args: &[&str], lines: &[Vec<u8>]) -> (Vec<Value>, bool) {
+/// the end of its input, which must end it with 0; every reply. The input
+/// is a file in a temporary directory, so nothing waits on a pipe: a std
+/// `Command` with the file as stdin, run by `assert_cmd`'s `assert()`
+/// (its own `Command` always feeds stdin through a pipe).
+fn exchange(args: &[&str], lines: &[Vec<u8>]) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
     let mut bytes = lines.join(&b'\n');
     bytes.push(b'\n');
     fs::write(&input, bytes).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+    let run = Command::new(cargo_bin!("toolpass-server"))
         .args(args)
         .stdin(File::open(&input).unwrap())
-        .stderr(Stdio::null())
-        .output()
-        .unwrap();
-    let replies = String::from_utf8(output.stdout)
+        .assert()
+        .success();
+    String::from_utf8(run.get_output().stdout.clone())
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    (replies, output.status.success())
+        .collect()
 }
 
 #[test]
@@ -45,8 +49,7 @@ fn a_request_at_the_limit_is_served_and_one_byte_more_is_refused() {
         request_of_len(2, 1001),
         request_of_len(3, 1000),
     ];
-    let (replies, ok) = exchange(&["--max-request-bytes", "1000"], &lines);
-    assert!(ok);
+    let replies = exchange(&["--max-request-bytes", "1000"], &lines);
     assert_eq!(replies.len(), 3, "{replies:?}");
     assert_eq!(replies[0]["id"], 1);
     assert_eq!(replies[0]["error"]["code"], -32601, "{}", replies[0]);
@@ -67,8 +70,7 @@ fn a_request_at_the_limit_is_served_and_one_byte_more_is_refused() {
 fn a_line_past_the_default_limit_is_refused_and_the_server_goes_on() {
     let limit = 64 << 20;
     let lines = [request_of_len(1, limit + 1), request_of_len(2, 100)];
-    let (replies, ok) = exchange(&[], &lines);
-    assert!(ok);
+    let replies = exchange(&[], &lines);
     assert_eq!(replies.len(), 2);
     assert_eq!(replies[0]["error"]["data"]["limit"], limit);
     let message = replies[0]["error"]["message"].as_str().unwrap();
@@ -78,20 +80,13 @@ fn a_line_past_the_default_limit_is_refused_and_the_server_goes_on() {
 
 #[test]
 fn help_documents_the_limit_and_a_bad_limit_exits_two() {
-    let output = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+    cargo_bin_cmd!("toolpass-server")
         .arg("--help")
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let help = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        help.contains("--max-request-bytes N") && help.contains("[default: 67108864 (64 MiB)]"),
-        "{help}"
-    );
-    let status = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+        .assert()
+        .success()
+        .stdout(contains("--max-request-bytes N").and(contains("[default: 67108864 (64 MiB)]")));
+    cargo_bin_cmd!("toolpass-server")
         .args(["--max-request-bytes", "lots"])
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(2));
+        .assert()
+        .code(2);
 }

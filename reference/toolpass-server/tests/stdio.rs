@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
 
 /// A running server and a line-oriented JSON-RPC client for it.
@@ -424,12 +425,10 @@ fn plain_mcp_mode_has_no_toolpass_capability_and_needs_no_session() {
 fn end_of_input_exits_zero_and_bad_arguments_exit_two() {
     let server = Server::start(&[]);
     assert!(server.finish().success());
-    let status = Command::new(env!("CARGO_BIN_EXE_toolpass-server"))
+    cargo_bin_cmd!("toolpass-server")
         .arg("--bogus")
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(2));
+        .assert()
+        .code(2);
 }
 
 #[test]

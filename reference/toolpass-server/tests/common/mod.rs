@@ -1,6 +1,11 @@
 //! The server as a child process over stdio, for the tests that drive it
 //! line by line: requests sent without waiting, answers and notifications
 //! picked out of what it writes, and its exit.
+//!
+//! A std `Command` with piped stdin and stdout, not `assert_cmd`'s: that
+//! one runs a program to its end and then judges the output, while these
+//! tests talk to a live server and act on each answer. A test that runs
+//! the server to completion (`--help`, bad arguments) uses `assert_cmd`.
 
 #![allow(dead_code, unreachable_pub)] // Each test binary uses a part.
 
