@@ -126,6 +126,30 @@ export function connectWithFixture(adapterDir) {
   return connect(adapterDir, { env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` } });
 }
 
+/**
+ * For an adapter's own MCP tests (`t` the node:test context, which closes
+ * everything after): the adapter connected with the MCP test server on its
+ * PATH, initialized, and a session on a fresh root holding `notes/a.txt`
+ * ("alpha\n") opened with `config`. `call(name, args)` resolves with an
+ * Outcome's `_meta.toolpass`.
+ */
+export async function fixtureSession(t, adapterDir, config) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-mcp-')));
+  fs.mkdirSync(path.join(root, 'notes'));
+  fs.writeFileSync(path.join(root, 'notes', 'a.txt'), 'alpha\n');
+  const peer = connectWithFixture(adapterDir);
+  t.after(async () => {
+    await peer.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  const init = await peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+  const { sessionId } = await peer.request('toolpass/session.open', { root, config });
+  let calls = 0;
+  const call = async (name, args) =>
+    (await peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId: `c${++calls}` } } }))._meta.toolpass;
+  return { peer, init, sessionId, call };
+}
+
 /** The smoke scenario: initialize, open, list, (read,) edit, close. */
 export async function smoke(adapterDir) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-smoke-')));

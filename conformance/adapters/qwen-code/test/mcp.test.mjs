@@ -4,37 +4,23 @@
 // naming what to do, without Qwen installed or the test server built.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { connectWithFixture, mcpNotReady } from '../../common/smoke.mjs';
+import { fixtureSession, mcpNotReady } from '../../common/smoke.mjs';
 
 const adapterDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test("Qwen's McpClientManager discovers the test server's tools as deferred, reached by tool_search and tool_call", { skip: mcpNotReady(adapterDir) }, async (t) => {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-qwen-mcp-')));
-  fs.mkdirSync(path.join(root, 'notes'));
-  fs.writeFileSync(path.join(root, 'notes', 'a.txt'), 'alpha\n');
-  const peer = connectWithFixture(adapterDir);
-  t.after(async () => {
-    await peer.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-  await peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 't', version: '1' } });
   const config = { mcpServers: { notes: { command: 'toolpass-mcp-fixture', args: ['--dir', 'notes'], trust: true } } };
-  const { sessionId } = await peer.request('toolpass/session.open', { root, config });
+  const { peer, sessionId, call } = await fixtureSession(t, adapterDir, config);
   const listed = await peer.request('tools/list', { sessionId });
   const names = listed.tools.map((tool) => tool.name);
   assert.ok(names.includes('tool_call') && !names.includes('mcp__notes__read_note'), names.join(', '));
   const { deferredTools, deferredReminder } = listed._meta.toolpass;
   assert.ok(deferredTools.includes('mcp__notes__read_note'), deferredTools.join(', '));
   assert.match(deferredReminder, /### MCP servers\n#### notes\n- "mcp__notes__/);
-  let n = 0;
-  const call = async (name, args) =>
-    (await peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId: `c${++n}` } } }))._meta.toolpass;
   const found = await call('tool_search', { query: 'select:mcp__notes__read_note' });
   assert.match(found.llmContent, /^<functions>\n<function>\{"name":"mcp__notes__read_note"/);
   const read = await call('tool_call', { name: 'mcp__notes__read_note', arguments: { name: 'a.txt' } });
