@@ -20,16 +20,7 @@ test("each server keeps toolpass's members under their own names; cwd is resolve
     absolute: { command: 'srv', cwd: '/opt/x' },
   };
   assert.deepEqual(mcpServerSettings(servers, '/r'), {
-    notes: {
-      command: 'toolpass-mcp-fixture',
-      args: ['--dir', 'notes'],
-      env: { A: '1' },
-      cwd: '/r',
-      timeout: 500,
-      trust: true,
-      includeTools: ['read_note'],
-      excludeTools: ['write_note'],
-    },
+    notes: { ...servers.notes, cwd: '/r' },
     elsewhere: { command: 'srv', cwd: '/r/sub/dir' },
     absolute: { command: 'srv', cwd: '/opt/x' },
   });
