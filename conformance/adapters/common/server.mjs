@@ -106,7 +106,8 @@ export function callContext(params) {
  * Serves toolpass/1 until stdin closes, then exits.
  * `adapter`: {name, version, description?, features, openSession(params) -> {sessionId},
  * closeSession(params), listTools(params) -> {tools}, callTool(params, request) -> Outcome,
- * and with the `confirm` feature confirm(params, request) -> Outcome}; `request` is
+ * with the `confirm` feature confirm(params, request) -> Outcome, and with a
+ * `fault:<point>` feature fault(params), answered `{}`}; `request` is
  * {requestId, signal}, the signal aborted by the client's `notifications/cancelled`.
  */
 export async function runAdapter(adapter, output = claimStdout()) {
@@ -132,6 +133,7 @@ export async function runAdapter(adapter, output = claimStdout()) {
     // the `cancel` feature stops the call when the signal aborts.
     'tools/call': (p, request) => adapter.callTool(p, request),
     ...(adapter.confirm ? { 'toolpass/confirm': (p, request) => adapter.confirm(p, request) } : {}),
+    ...(adapter.fault ? { 'toolpass/fault': async (p) => (await adapter.fault(p), {}) } : {}),
   };
   await serve(
     async (method, params, request) => {

@@ -27,10 +27,11 @@ export function notInstalled(adapterDir) {
  * params)` returns `{id, result}`, the id for `notify('notifications/cancelled',
  * {requestId})`; `notification(test,
  * ms)` with the first notification `test` accepts, arrived or to come;
- * `close()` ends stdin and resolves with the exit code.
+ * `close()` ends stdin and resolves with the exit code. `env` replaces the
+ * adapter's environment (default: this process's).
  */
-export function connect(adapterDir) {
-  const child = spawn(path.join(adapterDir, 'run'), [], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function connect(adapterDir, { env } = {}) {
+  const child = spawn(path.join(adapterDir, 'run'), [], { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
   const stderr = [];
   child.stderr.on('data', (chunk) => stderr.push(chunk));
   const lines = readline.createInterface({ input: child.stdout });
@@ -86,6 +87,67 @@ export function connect(adapterDir) {
     return exited;
   };
   return { request, start, notify, notification, close, exited };
+}
+
+/**
+ * The repository's MCP test server, `toolpass-mcp-fixture`, for an
+ * adapter's own MCP tests: `TOOLPASS_MCP_FIXTURE` (as the runner reads it),
+ * else cargo's build of it under `CARGO_TARGET_DIR` or the checkout's
+ * `target/` (debug, then release). Undefined when it is not built.
+ */
+export function mcpFixture() {
+  const named = process.env.TOOLPASS_MCP_FIXTURE;
+  if (named) return fs.existsSync(named) ? named : undefined;
+  const checkout = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
+  const targets = [process.env.CARGO_TARGET_DIR, path.join(checkout, 'target')].filter(Boolean);
+  for (const target of targets) {
+    for (const profile of ['debug', 'release']) {
+      const binary = path.join(target, profile, 'toolpass-mcp-fixture');
+      if (fs.existsSync(binary)) return binary;
+    }
+  }
+  return undefined;
+}
+
+/** Why an adapter's MCP test cannot run here, or undefined when it can. */
+export function mcpNotReady(adapterDir) {
+  const peer = notInstalled(adapterDir);
+  if (peer) return peer;
+  if (!mcpFixture()) return 'the MCP test server is not built: run `cargo build -p toolpass-mcp-fixture`';
+  return undefined;
+}
+
+/**
+ * The adapter's `run` with the MCP test server's directory first on PATH,
+ * as the runner starts it for a scenario whose `mcpServers` name it.
+ */
+export function connectWithFixture(adapterDir) {
+  const dir = path.dirname(mcpFixture());
+  return connect(adapterDir, { env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` } });
+}
+
+/**
+ * For an adapter's own MCP tests (`t` the node:test context, which closes
+ * everything after): the adapter connected with the MCP test server on its
+ * PATH, initialized, and a session on a fresh root holding `notes/a.txt`
+ * ("alpha\n") opened with `config`. `call(name, args)` resolves with an
+ * Outcome's `_meta.toolpass`.
+ */
+export async function fixtureSession(t, adapterDir, config) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-mcp-')));
+  fs.mkdirSync(path.join(root, 'notes'));
+  fs.writeFileSync(path.join(root, 'notes', 'a.txt'), 'alpha\n');
+  const peer = connectWithFixture(adapterDir);
+  t.after(async () => {
+    await peer.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  const init = await peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+  const { sessionId } = await peer.request('toolpass/session.open', { root, config });
+  let calls = 0;
+  const call = async (name, args) =>
+    (await peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId: `c${++calls}` } } }))._meta.toolpass;
+  return { peer, init, sessionId, call };
 }
 
 /** The smoke scenario: initialize, open, list, (read,) edit, close. */

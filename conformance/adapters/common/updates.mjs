@@ -11,11 +11,19 @@
  * rendered screen as lines of styled tokens (an `AnsiOutput`; Qwen wraps
  * it as `{ansiOutput, totalLines, totalBytes}`), which reads as its
  * tokens' text, each line without the terminal's padding and without the
- * blank rows under the output (as Qwen's final pty output is). Qwen's
+ * blank rows under the output (as Qwen's final pty output is). An MCP
+ * server's progress (`{type: "mcp_tool_progress", progress, total?,
+ * message?}`, what Qwen's DiscoveredMCPTool passes to `updateOutput`) reads
+ * as Qwen's UI shows it (`useResultDisplayRenderer`): `◌ [progress/total]
+ * message`, `Progress: <progress>` when the server sent no message. Qwen's
  * `shell_progress` heartbeat (elapsed time, no output) has no text.
  */
 export function updateText(chunk) {
   if (typeof chunk === 'string') return chunk;
+  if (chunk?.type === 'mcp_tool_progress') {
+    const total = chunk.total != null ? `/${chunk.total}` : '';
+    return `\u25CC [${chunk.progress}${total}] ${chunk.message ?? `Progress: ${chunk.progress}`}`;
+  }
   const screen = Array.isArray(chunk) ? chunk : chunk?.ansiOutput;
   if (!Array.isArray(screen)) return undefined;
   const lines = screen.map((line) => (Array.isArray(line) ? line.map((token) => token?.text ?? '').join('') : '').trimEnd());

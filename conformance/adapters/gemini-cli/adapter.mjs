@@ -41,10 +41,13 @@ const MODEL = 'gemini-2.5-pro';
  * scheduler's `outputFile`, where it saves output it truncates); cancel
  * (the call's request signal is the AbortSignal `Scheduler.schedule`
  * takes); updates (a running call's `liveOutput`, which the scheduler
- * publishes on its message bus). No `prior_read`: Gemini has no
- * read-before-edit check.
+ * publishes on its message bus); mcp (its McpClientManager connects the
+ * session's `mcpServers` during `config.initialize()`, which a
+ * non-interactive Config awaits). No `prior_read`: Gemini has no
+ * read-before-edit check; no `deferred_tools`: Gemini declares every MCP
+ * tool at once and has no tool_search.
  */
-const FEATURES = ['sessions', 'spill_files', 'cancel', 'updates'];
+const FEATURES = ['sessions', 'spill_files', 'cancel', 'updates', 'mcp'];
 
 /** A baseLlmClient that fails loudly: with no model, nothing may ask one. */
 const NO_MODEL = new Proxy(
@@ -63,7 +66,7 @@ const sessions = new Sessions('gemini');
 
 async function openSession(params) {
   const root = sessionRoot(params);
-  const overrides = toConfigParams(pickConfig(params.config, MAPPABLE_CONFIG, 'Gemini'));
+  const overrides = toConfigParams(pickConfig(params.config, MAPPABLE_CONFIG, 'Gemini'), root);
   const session = { calls: 0 };
   const sessionId = await sessions.open(session, async (id) => {
     session.config = await newConfig(id, root, overrides);
@@ -122,7 +125,7 @@ function listTools({ sessionId }) {
   const registry = sessions.get(sessionId).config.getToolRegistry();
   const tools = registry
     .getFunctionDeclarations(MODEL)
-    .map(toDescriptor)
+    .map((d) => toDescriptor(d, { mcp: registry.getTool(d.name) instanceof gemini.DiscoveredMCPTool }))
     .filter((d) => d !== undefined);
   return { tools };
 }

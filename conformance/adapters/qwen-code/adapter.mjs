@@ -11,13 +11,16 @@ import { fileURLToPath } from 'node:url';
 
 import { notificationLine } from '../common/framing.mjs';
 import { callContext, claimStdout, RpcError, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
-import { pickConfig } from '../common/outcome.mjs';
 import { startCall } from './lib/calls.mjs';
+import { classifierInput } from './lib/classifier.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
 import { toConfirmation, toQwenAnswer } from './lib/confirmation.mjs';
+import { Faults } from './lib/faults.mjs';
 import { adapterFeatures } from './lib/features.mjs';
+import { deferredListing } from './lib/deferred.mjs';
 import { awaitingOutcome, toDescriptor, toOutcome } from './lib/outcome.mjs';
 import { pinnedRipgrep } from './lib/ripgrep.mjs';
+import { qwenSessionParams } from './lib/session-config.mjs';
 import { progressSender } from '../common/updates.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +46,7 @@ const qwen = await load(indexExports(path.join(pkg, 'chunks')), [
   'executeToolCall',
   'loadPty',
   'shouldDefaultToNodePty',
+  'buildDeferredToolsReminder',
 ]);
 
 // Whether Qwen's shell runs foreground commands on a pty here: Qwen's own
@@ -54,22 +58,20 @@ if (pty.impl === null) {
 }
 const FEATURES = adapterFeatures({ ptyLoaded: pty.impl !== null, ptyChosen: qwen.shouldDefaultToNodePty() });
 
-/** Session config keys that are Qwen Config params of the same name. */
-const PASSED_THROUGH = [
-  'truncateToolOutputThreshold',
-  'truncateToolOutputLines',
-  'toolOutputBatchBudget',
-  'approvalMode',
-];
-
 const sessions = new Sessions('qwen');
 
 async function openSession(params) {
   const root = sessionRoot(params);
-  // The session config's keys are Qwen's own settings; the ones mapped are
-  // passed to Config as they are.
-  const passed = pickConfig(params.config, PASSED_THROUGH, 'Qwen');
-  const current = { config: undefined, calls: 0, resultFilePaths: undefined, inFlight: new Map(), driving: undefined };
+  // The session config's keys are Qwen's own settings (lib/session-config.mjs).
+  const passed = qwenSessionParams(params.config, root);
+  const current = {
+    config: undefined,
+    calls: 0,
+    resultFilePaths: undefined,
+    inFlight: new Map(),
+    driving: undefined,
+    faults: new Faults(),
+  };
   const sessionId = await sessions.open(current, async (id) => {
     current.config = await newConfig(id, root, passed);
   });
@@ -101,13 +103,25 @@ async function newConfig(sessionId, root, passed) {
     enableManagedAutoMemory: false,
     enableManagedAutoDream: false,
     cronEnabled: false,
+    // Qwen's collaboration tools, behind settings its CLI leaves off by
+    // default (`tools.todoWrite.enabled`, `experimental.agentTeam`):
+    // todo_write, and task_create among the agent-team tools. No team is
+    // ever created, so task_create answers as Qwen does without one.
+    todoWriteEnabled: true,
+    agentTeamEnabled: true,
     // Pinned (lib/ripgrep.mjs): grep_search is Qwen's RipGrepTool on its
     // bundled rg, checked to run above, whatever the machine's PATH holds.
     useRipgrep: true,
     useBuiltinRipgrep: true,
     ...passed,
   });
-  await settings.initialize({ skipHooks: true, skipMcpDiscovery: true, skipFileCheckpointing: true });
+  // MCP discovery runs only for a session with servers: Qwen starts it in
+  // the background at initialize, and its non-interactive hosts (ACP,
+  // stream-json) wait for it before the first turn, as the adapter does
+  // before answering session.open.
+  const withMcp = passed.mcpServers !== undefined;
+  await settings.initialize({ skipHooks: true, skipMcpDiscovery: !withMcp, skipFileCheckpointing: true });
+  if (withMcp) await settings.waitForMcpReady();
   await settings.getToolRegistry().warmAll();
   // Qwen picks its grep tool at initialize and falls back quietly; a run on
   // the other backend would be judged as if it were this one.
@@ -140,11 +154,16 @@ function observeResultFilePaths(registry, current) {
   }
 }
 
+/**
+ * What the model is shown: Qwen's declarations (a hidden deferred tool is
+ * not among them), and under `_meta.toolpass` the deferred tools it is told
+ * of by name instead and the reminder that tells it (lib/deferred.mjs).
+ */
 function listTools({ sessionId }) {
   const registry = sessions.get(sessionId).config.getToolRegistry();
   const byName = new Map(registry.getAllTools().map((t) => [t.name, t]));
   const tools = registry.getFunctionDeclarations().map((d) => toDescriptor(d, byName.get(d.name)));
-  return { tools };
+  return { tools, ...deferredListing(registry, qwen.buildDeferredToolsReminder) };
 }
 
 /**
@@ -176,7 +195,10 @@ async function callTool(params, { signal } = {}) {
     throw new RpcError(-32602, `call ${request.callId} is still in flight in session ${context.sessionId}`);
   }
   const onOutput = progressSender(params._meta?.progressToken, (method, note) => output.write(notificationLine(method, note)));
+  await current.faults.beforeCall(current.config.getToolRegistry(), name, args);
   const call = startCall(qwen.executeToolCall, current.config, request, { signal, onOutput });
+  // Asked only if the call parks; the tool's projection is pure on its arguments.
+  call.classifierInput = () => classifierInput(current.config.getToolRegistry(), name, args);
   current.inFlight.set(request.callId, call);
   return drive(current, call, () => call.next());
 }
@@ -194,6 +216,11 @@ async function confirm(params, { signal } = {}) {
   return drive(current, call, () => call.answer(outcome, payload));
 }
 
+/** `toolpass/fault`: arms a point of the session (lib/faults.mjs). */
+function fault(params) {
+  sessions.get(params?.sessionId).faults.arm(params);
+}
+
 /** Runs `step` of `call` and answers with its Outcome: parked or final. */
 async function drive(current, call, step) {
   current.driving = call.callId;
@@ -206,7 +233,7 @@ async function drive(current, call, step) {
   }
   if (event.kind === 'awaiting') {
     const confirmation = toConfirmation(event.details);
-    if (!(confirmation instanceof Error)) return awaitingOutcome(confirmation);
+    if (!(confirmation instanceof Error)) return awaitingOutcome(confirmation, call.classifierInput?.());
     call.cancel(confirmation);
     current.inFlight.delete(call.callId);
     throw new RpcError(-32603, confirmation.message);
@@ -252,6 +279,7 @@ await runAdapter(
     listTools,
     callTool,
     confirm,
+    fault,
   },
   output,
 );

@@ -15,6 +15,11 @@ test("an update's text: a string as it is, a pty screen as its lines, a heartbea
   assert.equal(updateText(undefined), undefined);
 });
 
+test("an MCP server's progress reads as Qwen's UI shows it", () => {
+  assert.equal(updateText({ type: 'mcp_tool_progress', progress: 1, total: 3, message: 'step 1 of 3' }), '\u25CC [1/3] step 1 of 3');
+  assert.equal(updateText({ type: 'mcp_tool_progress', progress: 2 }), '\u25CC [2] Progress: 2');
+});
+
 test('updates go out under the call token with progress counting up; no token, no sender', () => {
   const sent = [];
   const send = progressSender('call-7', (method, params) => sent.push({ method, params }));

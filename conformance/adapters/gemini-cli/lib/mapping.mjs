@@ -3,6 +3,7 @@
 // Pure, so it is tested without the peer package.
 
 import { RpcError } from '../../common/framing.mjs';
+import { mcpServerSettings } from '../../common/mcp.mjs';
 import { canonicalCode } from '../../common/outcome.mjs';
 
 /**
@@ -83,11 +84,12 @@ function renameKeys(value, renames) {
  * toolpass name; Gemini's schema and descriptions with renamed properties
  * under their toolpass names; `start_line`/`end_line` given back as
  * `offset`/`limit`; `instruction` dropped (the adapter supplies it).
- * Undefined for a Gemini tool no toolpass name maps to.
+ * A tool of an MCP server (`mcp`) is declared as Gemini declares it;
+ * undefined for any other Gemini tool no toolpass name maps to.
  */
-export function toDescriptor(declaration) {
+export function toDescriptor(declaration, { mcp = false } = {}) {
   const entry = Object.entries(TOOLS).find(([, t]) => t.gemini === declaration.name);
-  if (!entry) return undefined;
+  if (!entry) return mcp ? asDeclared(declaration) : undefined;
   const [name, tool] = entry;
   const schema = declaration.parametersJsonSchema ?? declaration.parameters ?? { type: 'object' };
   const back = Object.fromEntries(Object.entries(tool.renames).map(([ours, theirs]) => [theirs, ours]));
@@ -111,6 +113,20 @@ export function toDescriptor(declaration) {
     name,
     description: declaration.description ?? '',
     inputSchema: { ...schema, properties, required },
+  };
+}
+
+/**
+ * A tool Gemini's MCP client discovered, declared as Gemini declares it:
+ * its own name (`mcp_<server>_<tool>`, Gemini's `generateValidName`), the
+ * server's description and schema. Nothing is renamed: toolpass's
+ * `mcp__<server>__<tool>` is a naming rule it judges, not an alias.
+ */
+function asDeclared(declaration) {
+  return {
+    name: declaration.name,
+    description: declaration.description ?? '',
+    inputSchema: declaration.parametersJsonSchema ?? declaration.parameters ?? { type: 'object' },
   };
 }
 
@@ -142,13 +158,17 @@ export const APPROVAL_MODES = { plan: 'plan', default: 'default', 'auto-edit': '
 /**
  * The session config -> Gemini Config params. `truncateToolOutputThreshold`
  * is a Gemini Config param of the same name and meaning (characters);
- * `approvalMode` is renamed value by value. Others are refused upstream.
+ * `approvalMode` is renamed value by value; `mcpServers` are Gemini's
+ * `mcpServers` settings (common/mcp.mjs: the same members, `cwd` resolved
+ * against the session `root`). Others are refused upstream.
  */
-export const MAPPABLE_CONFIG = ['truncateToolOutputThreshold', 'approvalMode'];
+export const MAPPABLE_CONFIG = ['truncateToolOutputThreshold', 'approvalMode', 'mcpServers'];
 
-export function toConfigParams(picked) {
+export function toConfigParams(picked, root) {
   const params = {};
   if ('truncateToolOutputThreshold' in picked) params.truncateToolOutputThreshold = picked.truncateToolOutputThreshold;
+  const servers = mcpServerSettings(picked.mcpServers, root);
+  if (servers !== undefined && Object.keys(servers).length > 0) params.mcpServers = servers;
   if ('approvalMode' in picked) {
     const mode = APPROVAL_MODES[picked.approvalMode];
     if (!mode) throw new RpcError(-32602, `approvalMode ${picked.approvalMode} has no Gemini counterpart`);

@@ -64,6 +64,11 @@ function toQuestion({ question, header, options, multiSelect }) {
  */
 export function toQwenAnswer(params, details) {
   const { outcome, modifiedContent, answers } = params;
+  // Answers belong to questions: Qwen's other confirmations would ignore
+  // them, and toolpass/1 refuses them rather than let them pass unnoticed.
+  if (answers !== undefined && answers !== null && details.type !== 'ask_user_question') {
+    throw new RpcError(-32602, `answers go with an ask_user_question confirmation, not this ${details.type} one (${details.title})`);
+  }
   const payload = {};
   if (answers && Object.keys(answers).length > 0) payload.answers = answers;
   switch (outcome) {

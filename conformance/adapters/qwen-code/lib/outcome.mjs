@@ -41,9 +41,15 @@ export function toOutcome(response, observed = {}) {
   return envelope(toolpass);
 }
 
-/** A call parked at a confirmation: the model has seen nothing yet. */
-export function awaitingOutcome(confirmation) {
-  return envelope({ status: 'awaiting_confirmation', llmContent: '', confirmation });
+/**
+ * A call parked at a confirmation: the model has seen nothing yet.
+ * `classifierInput`, when given, is what Qwen's auto-mode classifier would
+ * be shown of the call (lib/classifier.mjs).
+ */
+export function awaitingOutcome(confirmation, classifierInput) {
+  const toolpass = { status: 'awaiting_confirmation', llmContent: '', confirmation };
+  if (classifierInput !== undefined) toolpass.classifierInput = classifierInput;
+  return envelope(toolpass);
 }
 
 /**
@@ -55,9 +61,20 @@ export function toDisplay(display) {
   const common = commonDisplay(display);
   if (common) return common;
   if (Array.isArray(display?.todos)) {
-    return { type: 'todos', todos: display.todos.map(({ id, content, status }) => ({ id, content, status })) };
+    return { type: 'todos', todos: display.todos.map(toTodo) };
   }
   return undefined;
+}
+
+/**
+ * One of Qwen's todo items as toolpass shows it: its dependencies kept
+ * (`blockedBy`, left out when none), Qwen's other members (a plan id, the
+ * changes) having no toolpass form.
+ */
+function toTodo({ id, content, status, blockedBy }) {
+  const todo = { id, content, status };
+  if (Array.isArray(blockedBy) && blockedBy.length > 0) todo.blockedBy = blockedBy;
+  return todo;
 }
 
 /** A Qwen function declaration -> an MCP tool descriptor. */

@@ -59,7 +59,10 @@ test("toolpass answers become Qwen's outcomes; modify is an inline modify where 
   assert.deepEqual(toQwenAnswer({ outcome: 'proceed_once' }, exec), ['proceed_once', undefined]);
   assert.deepEqual(toQwenAnswer({ outcome: 'proceed_always' }, exec), ['proceed_always', undefined]);
   assert.deepEqual(toQwenAnswer({ outcome: 'cancel' }, edit), ['cancel', undefined]);
-  assert.deepEqual(toQwenAnswer({ outcome: 'proceed_once', answers: { 0: 'a' } }, exec), ['proceed_once', { answers: { 0: 'a' } }]);
+  const ask = { type: 'ask_user_question', title: 'Please answer the following question(s):' };
+  assert.deepEqual(toQwenAnswer({ outcome: 'proceed_once', answers: { 0: 'a' } }, ask), ['proceed_once', { answers: { 0: 'a' } }]);
+  assert.throws(() => toQwenAnswer({ outcome: 'proceed_once', answers: { 0: 'a' } }, exec), (e) => e.code === -32602 && /answers go with an ask_user_question/.test(e.message));
+  assert.throws(() => toQwenAnswer({ outcome: 'modify', modifiedContent: 'A' }, ask), (e) => e.code === -32602 && /offers no modify/.test(e.message));
   assert.deepEqual(toQwenAnswer({ outcome: 'modify', modifiedContent: 'mine\n' }, edit), ['proceed_once', { newContent: 'mine\n' }]);
   assert.throws(() => toQwenAnswer({ outcome: 'modify', modifiedContent: 'x' }, { ...edit, hideModify: true }), /offers no modify/);
   assert.throws(() => toQwenAnswer({ outcome: 'modify', modifiedContent: 'x' }, exec), /exec confirmation .* offers no modify/);
