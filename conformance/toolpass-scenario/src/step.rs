@@ -198,6 +198,47 @@ pub struct ExpectTools {
     /// declared.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schema: BTreeMap<String, Json>,
+    /// The deferred tools the model knows by name only
+    /// (`_meta.toolpass.deferredTools`). Implies `deferred_tools`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<DeferredNames>,
+    /// A matcher on the deferred-tools reminder
+    /// (`_meta.toolpass.deferredReminder`), the text the model reads; a
+    /// reminder not sent is matched as the empty text (`reminder: ""`).
+    /// Implies `deferred_tools`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder: Option<Matcher>,
+}
+
+impl ExpectTools {
+    /// Whether the step judges the deferred tools or their reminder.
+    pub fn judges_deferred(&self) -> bool {
+        self.deferred.is_some() || self.reminder.is_some()
+    }
+}
+
+/// What `expect_tools`'s `deferred:` expects of the deferred tools' names.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeferredNames {
+    /// Names that must be among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub includes: Vec<Located<String>>,
+    /// Names that must not be among them (declared, revealed, disabled or
+    /// unknown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excludes: Vec<Located<String>>,
+    /// Exactly these, in this order: the order is the model's (Qwen sorts
+    /// them with `localeCompare`), so it is judged too. `[]` for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Vec<Located<String>>>,
+}
+
+impl DeferredNames {
+    /// Whether it expects anything.
+    pub fn is_empty(&self) -> bool {
+        self.includes.is_empty() && self.excludes.is_empty() && self.exact.is_none()
+    }
 }
 
 /// An `expect_files` step.

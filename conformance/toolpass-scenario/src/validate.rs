@@ -232,11 +232,28 @@ impl Checker {
                     && tools.excludes.is_empty()
                     && tools.exact.is_none()
                     && tools.schema.is_empty()
+                    && !tools.judges_deferred()
                 {
                     self.report(
                         pos,
-                        "expect_tools needs includes, excludes, exact or schema",
+                        "expect_tools needs includes, excludes, exact, schema, deferred or reminder",
                     );
+                }
+                if let Some(deferred) = &tools.deferred {
+                    if deferred.is_empty() {
+                        self.report(pos, "deferred needs includes, excludes or exact");
+                    }
+                    for name in &deferred.includes {
+                        if deferred.excludes.contains(name) {
+                            self.report(
+                                name.pos,
+                                format!("`{}` is both included and excluded", name.as_str()),
+                            );
+                        }
+                    }
+                }
+                if let Some(reminder) = &tools.reminder {
+                    self.matcher(reminder);
                 }
                 for name in &tools.includes {
                     if tools.excludes.contains(name) {
