@@ -45,13 +45,28 @@ pub struct ToolsListResult {
     pub meta: Option<ToolsListMeta>,
 }
 
-/// A `tools/list` result's `_meta`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ToolsListMeta {
-    /// toolpass's member; other members are dropped.
+/// A `_meta` that carries toolpass's member `T` (other members are
+/// dropped): a declaration's, a `tools/list` result's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// A missing member is `None`: no `T: Default` needed, which serde's
+// inferred bound for a defaulted field would ask.
+#[serde(bound(deserialize = "T: Deserialize<'de>"))]
+#[schemars(rename = "ToolpassMetaOf{T}")]
+pub struct ToolpassMeta<T> {
+    /// toolpass's member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toolpass: Option<ToolsListExtra>,
+    pub toolpass: Option<T>,
 }
+
+/// Empty, whatever `T` (a derived `Default` would ask `T: Default`).
+impl<T> Default for ToolpassMeta<T> {
+    fn default() -> Self {
+        ToolpassMeta { toolpass: None }
+    }
+}
+
+/// A `tools/list` result's `_meta`.
+pub type ToolsListMeta = ToolpassMeta<ToolsListExtra>;
 
 /// `_meta.toolpass` of a `tools/list` result: the deferred tools the model
 /// knows by name only. A scenario cannot see a system reminder any other
@@ -105,12 +120,7 @@ pub struct ToolDescriptor {
 }
 
 /// A tool declaration's `_meta`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ToolDescriptorMeta {
-    /// toolpass's member; other members are dropped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toolpass: Option<ToolMeta>,
-}
+pub type ToolDescriptorMeta = ToolpassMeta<ToolMeta>;
 
 /// `_meta.toolpass` of a tool declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -199,9 +199,12 @@ pub struct ExpectTools {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schema: BTreeMap<String, Json>,
     /// The deferred tools the model knows by name only
-    /// (`_meta.toolpass.deferredTools`). Implies `deferred_tools`.
+    /// (`_meta.toolpass.deferredTools`), judged with `includes`, `excludes`
+    /// and `exact` as the declared ones are, but for `exact`'s order: the
+    /// order is the model's (Qwen sorts them with `localeCompare`), so it is
+    /// judged too. Nothing else goes inside. Implies `deferred_tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deferred: Option<DeferredNames>,
+    pub deferred: Option<Box<ExpectTools>>,
     /// A matcher on the deferred-tools reminder
     /// (`_meta.toolpass.deferredReminder`), the text the model reads; a
     /// reminder not sent is matched as the empty text (`reminder: ""`).
@@ -215,29 +218,16 @@ impl ExpectTools {
     pub fn judges_deferred(&self) -> bool {
         self.deferred.is_some() || self.reminder.is_some()
     }
-}
 
-/// What `expect_tools`'s `deferred:` expects of the deferred tools' names.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DeferredNames {
-    /// Names that must be among them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub includes: Vec<Located<String>>,
-    /// Names that must not be among them (declared, revealed, disabled or
-    /// unknown).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub excludes: Vec<Located<String>>,
-    /// Exactly these, in this order: the order is the model's (Qwen sorts
-    /// them with `localeCompare`), so it is judged too. `[]` for none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exact: Option<Vec<Located<String>>>,
-}
+    /// Whether it judges names only (`includes`, `excludes`, `exact`),
+    /// which is all `deferred:` may hold.
+    pub fn names_only(&self) -> bool {
+        self.schema.is_empty() && !self.judges_deferred()
+    }
 
-impl DeferredNames {
-    /// Whether it expects anything.
-    pub fn is_empty(&self) -> bool {
-        self.includes.is_empty() && self.excludes.is_empty() && self.exact.is_none()
+    /// Whether it judges any name.
+    pub fn judges_names(&self) -> bool {
+        !self.includes.is_empty() || !self.excludes.is_empty() || self.exact.is_some()
     }
 }
 

@@ -45,7 +45,8 @@ pub(crate) fn tools_list(
     declared: &[Arc<dyn Tool>],
     (deferred_tools, deferred_reminder): (Vec<String>, Option<String>),
 ) -> ToolsListResult {
-    let meta = (!deferred_tools.is_empty() || deferred_reminder.is_some()).then(|| ToolsListMeta {
+    let said = !deferred_tools.is_empty() || deferred_reminder.is_some();
+    let meta = said.then_some(ToolsListMeta {
         toolpass: Some(ToolsListExtra {
             deferred_tools,
             deferred_reminder,

@@ -355,16 +355,15 @@ fn judging_the_deferred_tools_implies_the_feature_and_is_validated() {
     let features = scenario.features();
     assert!(features.contains(&Feature::DeferredTools), "{features:?}");
     let report = check(
-        "title: t\nspec: s\nsteps:\n  - expect_tools:\n      deferred: {includes: [a], excludes: [a]}\n  - expect_tools:\n      deferred: {}\n",
+        "title: t\nspec: s\nsteps:\n  - expect_tools:\n      deferred: {includes: [a], excludes: [a]}\n  - expect_tools:\n      deferred: {}\n  - expect_tools:\n      deferred: {includes: [a], reminder: x}\n",
     );
     assert!(
         report.contains("`a` is both included and excluded"),
         "{report}"
     );
-    assert!(
-        report.contains("deferred needs includes, excludes or exact"),
-        "{report}"
-    );
+    // Nothing at all, and a reminder inside `deferred:`, are refused.
+    let refused = "deferred takes includes, excludes or exact, and only those";
+    assert_eq!(report.matches(refused).count(), 2, "{report}");
 }
 
 #[test]

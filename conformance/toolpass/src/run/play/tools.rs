@@ -42,7 +42,17 @@ struct NameChecks<'a> {
     ordered: bool,
 }
 
-impl NameChecks<'_> {
+impl<'a> NameChecks<'a> {
+    fn of(what: &'a str, expect: &'a ExpectTools, ordered: bool) -> Self {
+        NameChecks {
+            what,
+            includes: &expect.includes,
+            excludes: &expect.excludes,
+            exact: expect.exact.as_deref(),
+            ordered,
+        }
+    }
+
     fn check(&self, names: &[String]) -> Vec<Failure> {
         let what = self.what;
         let mut failures = Vec::new();
@@ -90,22 +100,9 @@ impl Player<'_> {
             Err(failure) => return Ok(vec![failure]),
         };
         let names = listing.names();
-        let mut failures = NameChecks {
-            what: "declared",
-            includes: &expect.includes,
-            excludes: &expect.excludes,
-            exact: expect.exact.as_deref(),
-            ordered: false,
-        }
-        .check(&names);
+        let mut failures = NameChecks::of("declared", expect, false).check(&names);
         if let Some(deferred) = &expect.deferred {
-            let checks = NameChecks {
-                what: "deferred",
-                includes: &deferred.includes,
-                excludes: &deferred.excludes,
-                exact: deferred.exact.as_deref(),
-                ordered: true,
-            };
+            let checks = NameChecks::of("deferred", deferred, true);
             failures.extend(checks.check(&listing.deferred));
         }
         if let Some(reminder) = &expect.reminder {
