@@ -190,7 +190,9 @@ pub struct ExpectTools {
     /// Tools that must not be declared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excludes: Vec<Located<String>>,
-    /// The declared tools are exactly these, in any order.
+    /// The declared tools are exactly these, in this order: the order is
+    /// the model's (Qwen sorts its declarations by name with
+    /// `localeCompare`), so it is judged too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Vec<Located<String>>>,
     /// Tool name → a JSON subset of its declaration
@@ -200,9 +202,8 @@ pub struct ExpectTools {
     pub schema: BTreeMap<String, Json>,
     /// The deferred tools the model knows by name only
     /// (`_meta.toolpass.deferredTools`), judged with `includes`, `excludes`
-    /// and `exact` as the declared ones are, but for `exact`'s order: the
-    /// order is the model's (Qwen sorts them with `localeCompare`), so it is
-    /// judged too. Nothing else goes inside. Implies `deferred_tools`.
+    /// and `exact` as the declared ones are. Nothing else goes inside.
+    /// Implies `deferred_tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deferred: Option<Box<ExpectTools>>,
     /// A matcher on the deferred-tools reminder

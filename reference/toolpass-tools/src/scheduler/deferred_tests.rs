@@ -288,7 +288,7 @@ mod bridge {
 /// Qwen's reminder for the model, gone with what it names or its bridge.
 #[test]
 fn the_listing_names_the_hidden_tools_and_the_reminder_follows_the_bridge() {
-    use crate::tools::tool_search::deferred_listing;
+    use crate::tools::deferred::deferred_listing;
     let (_dir, proxy) = session(DeferredModel::Proxy);
     let (names, reminder) = deferred_listing(proxy.registry(), DeferredModel::Proxy);
     assert_eq!(names, ["cron_create", "cron_list", "mcp__notes__read_note"]);

@@ -4,6 +4,7 @@
 
 pub mod ask_user_question;
 pub mod collate;
+pub mod deferred;
 pub mod dir_arg;
 pub mod edit;
 pub(crate) mod exec_file;

@@ -32,24 +32,22 @@ impl Listing {
     }
 }
 
-/// `includes`, `excludes` and `exact` of one list of names. `ordered`:
-/// whether `exact` judges the order too.
+/// `includes`, `excludes` and `exact` of one list of names; `exact` judges
+/// the order too, which is the model's.
 struct NameChecks<'a> {
     what: &'a str,
     includes: &'a [Located<String>],
     excludes: &'a [Located<String>],
     exact: Option<&'a [Located<String>]>,
-    ordered: bool,
 }
 
 impl<'a> NameChecks<'a> {
-    fn of(what: &'a str, expect: &'a ExpectTools, ordered: bool) -> Self {
+    fn of(what: &'a str, expect: &'a ExpectTools) -> Self {
         NameChecks {
             what,
             includes: &expect.includes,
             excludes: &expect.excludes,
             exact: expect.exact.as_deref(),
-            ordered,
         }
     }
 
@@ -73,19 +71,13 @@ impl<'a> NameChecks<'a> {
             }
         }
         if let Some(exact) = self.exact {
-            let mut expected: Vec<String> = exact.iter().map(|n| n.value.clone()).collect();
-            let mut actual = names.to_vec();
-            if !self.ordered {
-                expected.sort();
-                actual.sort();
-            }
-            if expected != actual {
-                let order = if self.ordered { ", in this order" } else { "" };
+            let expected: Vec<String> = exact.iter().map(|n| n.value.clone()).collect();
+            if expected != names {
                 failures.push(Failure::diff(
                     "tools",
-                    format!("the {what} tools are not exactly the expected ones{order}"),
+                    format!("the {what} tools are not exactly the expected ones, in this order"),
                     expected.join("\n"),
-                    actual.join("\n"),
+                    names.join("\n"),
                 ));
             }
         }
@@ -100,9 +92,9 @@ impl Player<'_> {
             Err(failure) => return Ok(vec![failure]),
         };
         let names = listing.names();
-        let mut failures = NameChecks::of("declared", expect, false).check(&names);
+        let mut failures = NameChecks::of("declared", expect).check(&names);
         if let Some(deferred) = &expect.deferred {
-            let checks = NameChecks::of("deferred", deferred, true);
+            let checks = NameChecks::of("deferred", deferred);
             failures.extend(checks.check(&listing.deferred));
         }
         if let Some(reminder) = &expect.reminder {
