@@ -87,8 +87,8 @@ pub use session::{
 };
 pub use tools::{
     BatchCall, BatchParams, BatchResult, CallContext, CallMeta, ConfirmOutcome, ConfirmParams,
-    FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsCallParams,
-    ToolsListParams, ToolsListResult,
+    FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolpassMeta,
+    ToolsCallParams, ToolsListExtra, ToolsListMeta, ToolsListParams, ToolsListResult,
 };
 pub use version::{
     MCP_LATEST, MCP_VERSIONS, Negotiated, PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion,

@@ -39,6 +39,68 @@ pub struct ToolsListResult {
     /// page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// toolpass's additions: what the model is told of the tools it is not
+    /// shown. Absent from a plain MCP server.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<ToolsListMeta>,
+}
+
+/// A `_meta` that carries toolpass's member `T` (other members are
+/// dropped): a declaration's, a `tools/list` result's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// A missing member is `None`: no `T: Default` needed, which serde's
+// inferred bound for a defaulted field would ask.
+#[serde(bound(deserialize = "T: Deserialize<'de>"))]
+#[schemars(rename = "ToolpassMetaOf{T}")]
+pub struct ToolpassMeta<T> {
+    /// toolpass's member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toolpass: Option<T>,
+}
+
+/// Empty, whatever `T` (a derived `Default` would ask `T: Default`).
+impl<T> Default for ToolpassMeta<T> {
+    fn default() -> Self {
+        ToolpassMeta { toolpass: None }
+    }
+}
+
+/// A `tools/list` result's `_meta`.
+pub type ToolsListMeta = ToolpassMeta<ToolsListExtra>;
+
+/// `_meta.toolpass` of a `tools/list` result: the deferred tools the model
+/// knows by name only. A scenario cannot see a system reminder any other
+/// way, and a runner must not take a deferred tool for a missing one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolsListExtra {
+    /// The deferred tools not declared now (not revealed), by name, sorted
+    /// as Qwen Code sorts them (`localeCompare`). They can be found with
+    /// `tool_search` and are no missing tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deferred_tools: Vec<String>,
+    /// The system reminder that announces them to the model, exactly as
+    /// the model would read it (Qwen Code's `buildDeferredToolsReminder`);
+    /// absent when none is sent: no hidden deferred tool, or the session
+    /// lacks `tool_search` (or, in the proxy model, `tool_call`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred_reminder: Option<String>,
+}
+
+impl ToolsListResult {
+    /// The deferred tools hidden now, when the implementation said.
+    pub fn deferred_tools(&self) -> &[String] {
+        self.extra().map_or(&[], |t| &t.deferred_tools)
+    }
+
+    /// The deferred-tools reminder, when one is sent.
+    pub fn deferred_reminder(&self) -> Option<&str> {
+        self.extra()?.deferred_reminder.as_deref()
+    }
+
+    fn extra(&self) -> Option<&ToolsListExtra> {
+        self.meta.as_ref()?.toolpass.as_ref()
+    }
 }
 
 /// One tool declaration: MCP's `Tool` plus `_meta.toolpass`.
@@ -58,12 +120,7 @@ pub struct ToolDescriptor {
 }
 
 /// A tool declaration's `_meta`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ToolDescriptorMeta {
-    /// toolpass's member; other members are dropped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub toolpass: Option<ToolMeta>,
-}
+pub type ToolDescriptorMeta = ToolpassMeta<ToolMeta>;
 
 /// `_meta.toolpass` of a tool declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -109,12 +109,10 @@ impl Scenario {
     /// The tools the scenario calls and expects the implementation to
     /// declare: every `call` and `batch` tool, except those it says must
     /// not be declared (`expect_tools: excludes`) or disables in its
-    /// config. Empty for a scenario about deferred tools, whose calls name
-    /// tools `tools/list` does not show until they are revealed.
+    /// config. A deferred tool is among them: the runner finds it among
+    /// the deferred tools `tools/list` names (`_meta.toolpass.deferredTools`)
+    /// when it is not declared.
     pub fn called_tools(&self) -> BTreeSet<&str> {
-        if self.features().contains(&Feature::DeferredTools) {
-            return BTreeSet::new();
-        }
         let mut excluded: BTreeSet<&str> = self
             .config
             .disabled_tools
@@ -156,6 +154,9 @@ impl Scenario {
                         features.insert(Feature::ClassifierInput);
                     }
                     features.insert(Feature::Confirm)
+                }
+                StepKind::ExpectTools(expect) if expect.judges_deferred() => {
+                    features.insert(Feature::DeferredTools)
                 }
                 StepKind::WaitNotice(_) => features.insert(Feature::Notices),
                 StepKind::Cancel(_) => features.insert(Feature::Cancel),

@@ -190,7 +190,9 @@ pub struct ExpectTools {
     /// Tools that must not be declared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excludes: Vec<Located<String>>,
-    /// The declared tools are exactly these, in any order.
+    /// The declared tools are exactly these, in this order: the order is
+    /// the model's (Qwen sorts its declarations by name with
+    /// `localeCompare`), so it is judged too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Vec<Located<String>>>,
     /// Tool name → a JSON subset of its declaration
@@ -198,6 +200,36 @@ pub struct ExpectTools {
     /// declared.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub schema: BTreeMap<String, Json>,
+    /// The deferred tools the model knows by name only
+    /// (`_meta.toolpass.deferredTools`), judged with `includes`, `excludes`
+    /// and `exact` as the declared ones are. Nothing else goes inside.
+    /// Implies `deferred_tools`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<Box<ExpectTools>>,
+    /// A matcher on the deferred-tools reminder
+    /// (`_meta.toolpass.deferredReminder`), the text the model reads; a
+    /// reminder not sent is matched as the empty text (`reminder: ""`).
+    /// Implies `deferred_tools`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder: Option<Matcher>,
+}
+
+impl ExpectTools {
+    /// Whether the step judges the deferred tools or their reminder.
+    pub fn judges_deferred(&self) -> bool {
+        self.deferred.is_some() || self.reminder.is_some()
+    }
+
+    /// Whether it judges names only (`includes`, `excludes`, `exact`),
+    /// which is all `deferred:` may hold.
+    pub fn names_only(&self) -> bool {
+        self.schema.is_empty() && !self.judges_deferred()
+    }
+
+    /// Whether it judges any name.
+    pub fn judges_names(&self) -> bool {
+        !self.includes.is_empty() || !self.excludes.is_empty() || self.exact.is_some()
+    }
 }
 
 /// An `expect_files` step.

@@ -19,7 +19,7 @@ use crate::located::{Located, Pos};
 use crate::matcher::{Condition, Matcher, Pattern, SnapshotName};
 use crate::placeholder::{self, OUTSIDE, OUTSIDE_PREFIX, Piece, ROOT};
 use crate::scenario::Scenario;
-use crate::step::{Call, Capture, StepKind};
+use crate::step::{Call, Capture, ExpectTools, StepKind};
 use crate::suggest;
 
 const NO_SNAPSHOT_IN_ANY_OF: &str =
@@ -228,24 +228,25 @@ impl Checker {
                 }
             }
             StepKind::ExpectTools(tools) => {
-                if tools.includes.is_empty()
-                    && tools.excludes.is_empty()
-                    && tools.exact.is_none()
-                    && tools.schema.is_empty()
-                {
+                if !tools.judges_names() && tools.names_only() {
                     self.report(
                         pos,
-                        "expect_tools needs includes, excludes, exact or schema",
+                        "expect_tools needs includes, excludes, exact, schema, deferred or reminder",
                     );
                 }
-                for name in &tools.includes {
-                    if tools.excludes.contains(name) {
+                if let Some(deferred) = &tools.deferred {
+                    if !deferred.judges_names() || !deferred.names_only() {
                         self.report(
-                            name.pos,
-                            format!("`{}` is both included and excluded", name.as_str()),
+                            pos,
+                            "deferred takes includes, excludes or exact, and only those",
                         );
                     }
+                    self.included_and_excluded(deferred);
                 }
+                if let Some(reminder) = &tools.reminder {
+                    self.matcher(reminder);
+                }
+                self.included_and_excluded(tools);
                 for subset in tools.schema.values() {
                     self.json(subset);
                 }
@@ -530,6 +531,16 @@ impl Checker {
                 );
             } else {
                 self.defined.insert(name.value.clone());
+            }
+        }
+    }
+
+    /// A name both `includes` and `excludes` list.
+    fn included_and_excluded(&mut self, names: &ExpectTools) {
+        for name in &names.includes {
+            if names.excludes.contains(name) {
+                let message = format!("`{}` is both included and excluded", name.as_str());
+                self.report(name.pos, message);
             }
         }
     }

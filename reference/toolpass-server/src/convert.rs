@@ -3,9 +3,11 @@
 
 use serde_json::{Map, Value};
 use std::path::PathBuf;
+use std::sync::Arc;
 use toolpass_protocol::{
     DeferredToolsModel, DiffStat, ErrorCode, Outcome, Question, QuestionOption, ResultDisplay,
-    Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
+    Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsListExtra,
+    ToolsListMeta, ToolsListResult,
 };
 
 use toolpass_tools::config::{ApprovalMode, DeferredModel, McpServerSettings};
@@ -33,6 +35,27 @@ pub(crate) fn descriptor(tool: &dyn Tool) -> ToolDescriptor {
                 always_load: tool.always_load(),
             }),
         }),
+    }
+}
+
+/// `tools/list`'s answer: the declared tools, and the deferred ones the
+/// model knows by name only under `_meta.toolpass` (absent when there are
+/// none and no reminder).
+pub(crate) fn tools_list(
+    declared: &[Arc<dyn Tool>],
+    (deferred_tools, deferred_reminder): (Vec<String>, Option<String>),
+) -> ToolsListResult {
+    let said = !deferred_tools.is_empty() || deferred_reminder.is_some();
+    let meta = said.then_some(ToolsListMeta {
+        toolpass: Some(ToolsListExtra {
+            deferred_tools,
+            deferred_reminder,
+        }),
+    });
+    ToolsListResult {
+        tools: declared.iter().map(|t| descriptor(t.as_ref())).collect(),
+        next_cursor: None,
+        meta,
     }
 }
 

@@ -40,3 +40,12 @@ pub(crate) fn declared(session: &Session) -> Vec<Arc<dyn Tool>> {
     }
     registry.declarations().tools
 }
+
+/// What the model is told of the deferred tools it is not shown: their
+/// names and the reminder, if one is sent.
+pub(crate) fn deferred(session: &Session) -> (Vec<String>, Option<String>) {
+    toolpass_tools::tools::deferred::deferred_listing(
+        session.registry(),
+        session.config().deferred_model,
+    )
+}

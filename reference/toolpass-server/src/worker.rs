@@ -17,7 +17,6 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use toolpass_protocol::method;
 use toolpass_protocol::{
     ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId, ResponseError, SessionId,
-    ToolsListResult,
 };
 use toolpass_tools::confirmation::{Answer, Confirmation};
 use toolpass_tools::context::{Cancellation, InvocationContext};
@@ -126,14 +125,8 @@ impl Worker {
             Job::Call(call) => self.call(id, call).await,
             Job::Confirm(params, cancellation) => self.confirm(id, params, cancellation).await,
             Job::List => {
-                let tools = tools::declared(&self.session)
-                    .iter()
-                    .map(|t| convert::descriptor(t.as_ref()))
-                    .collect();
-                let result = ToolsListResult {
-                    tools,
-                    next_cursor: None,
-                };
+                let declared = tools::declared(&self.session);
+                let result = convert::tools_list(&declared, tools::deferred(&self.session));
                 self.outbound.result::<method::ToolsList>(id, &result);
             }
             Job::Fault { point, skip, times } => {

@@ -166,13 +166,15 @@ mod tests {
                 "list_directory",
                 "read_file",
                 "run_shell_command",
-                "send_message",
                 "task_create",
-                "task_stop",
                 "todo_write",
                 "write_file"
             ]
         );
+        // Registered all the same: deferred, so hidden until revealed.
+        let hidden = session.registry().hidden_deferred();
+        let hidden: Vec<&str> = hidden.iter().map(|t| t.name()).collect();
+        assert_eq!(hidden, ["send_message", "task_stop"]);
         let bare = Session::new(dir.path(), SessionConfig::default(), Vec::new()).unwrap();
         assert!(names(&bare).is_empty());
         // The workspace is there whatever the tools.

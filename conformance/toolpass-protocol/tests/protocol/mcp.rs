@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use toolpass_protocol::{
     Confirmation, DiffStat, ErrorCode, FaultPoint, Feature, Implementation, InitializeResult,
     Outcome, ResultDisplay, Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind,
-    ToolMeta, ToolsListResult,
+    ToolMeta, ToolsListExtra, ToolsListMeta, ToolsListResult,
 };
 
 const MCP_SCHEMA: &str = include_str!("../fixtures/mcp-2025-11-25.schema.json");
@@ -123,6 +123,12 @@ fn tool_descriptors_are_tools() {
         &ToolsListResult {
             tools: vec![edit_tool(), bare],
             next_cursor: None,
+            meta: Some(ToolsListMeta {
+                toolpass: Some(ToolsListExtra {
+                    deferred_tools: vec!["mcp__notes__read_note".into(), "task_stop".into()],
+                    deferred_reminder: Some("<system-reminder>\n…\n</system-reminder>".into()),
+                }),
+            }),
         },
     );
 }

@@ -14,7 +14,8 @@ use toolpass_protocol::{
     Notification, Outcome, ProgressParams, Question, QuestionOption, Request, RequestId, Response,
     ResultDisplay, SessionCloseParams, SessionConfig, SessionId, SessionOpenParams,
     SessionOpenResult, Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
-    ToolsCallParams, ToolsListParams, ToolsListResult, read_message, write_message,
+    ToolsCallParams, ToolsListExtra, ToolsListMeta, ToolsListParams, ToolsListResult, read_message,
+    write_message,
 };
 
 /// Writes `message`, reads it back, and checks that it is one line and the
@@ -283,6 +284,17 @@ fn results_round_trip() {
             },
         ],
         next_cursor: None,
+        meta: Some(ToolsListMeta {
+            toolpass: Some(ToolsListExtra {
+                deferred_tools: vec!["mcp__notes__read_note".into(), "task_stop".into()],
+                deferred_reminder: Some("<system-reminder>\n…\n</system-reminder>".into()),
+            }),
+        }),
+    });
+    check_result::<method::ToolsList>(ToolsListResult {
+        tools: Vec::new(),
+        next_cursor: None,
+        meta: None,
     });
     for outcome in every_outcome() {
         check_result::<method::ToolsCall>(outcome.clone());

@@ -87,6 +87,7 @@ fn tools_list_result() {
             }),
         }],
         next_cursor: None,
+        meta: None,
     };
     insta::assert_json_snapshot!(message(Response::ok::<method::ToolsList>(
         RequestId::Number(4),

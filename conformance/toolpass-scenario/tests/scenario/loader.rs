@@ -1,6 +1,7 @@
 //! Loader errors: `path:line:column: message` for every problem of every
 //! file.
 
+use toolpass_protocol::Feature;
 use toolpass_scenario::{load_dir, parse_str};
 
 /// The loader's report on `yaml`, or `ok`.
@@ -341,10 +342,28 @@ fn called_tools_are_the_calls_less_the_excluded_and_disabled_ones() {
         "area/deferred",
     )
     .unwrap();
-    assert!(
-        deferred.called_tools().is_empty(),
-        "deferred tools show only once revealed"
+    // The runner looks a deferred tool up among the deferred names the
+    // implementation lists, so it is a called tool like any other.
+    let called: Vec<&str> = deferred.called_tools().into_iter().collect();
+    assert_eq!(called, ["hidden_tool"]);
+}
+
+#[test]
+fn judging_the_deferred_tools_implies_the_feature_and_is_validated() {
+    let yaml = "title: t\nspec: s\nsteps:\n  - expect_tools:\n      deferred: {exact: [b, a]}\n      reminder: {contains: tool_search}\n";
+    let scenario = parse_str(yaml, "area/ok").unwrap();
+    let features = scenario.features();
+    assert!(features.contains(&Feature::DeferredTools), "{features:?}");
+    let report = check(
+        "title: t\nspec: s\nsteps:\n  - expect_tools:\n      deferred: {includes: [a], excludes: [a]}\n  - expect_tools:\n      deferred: {}\n  - expect_tools:\n      deferred: {includes: [a], reminder: x}\n",
     );
+    assert!(
+        report.contains("`a` is both included and excluded"),
+        "{report}"
+    );
+    // Nothing at all, and a reminder inside `deferred:`, are refused.
+    let refused = "deferred takes includes, excludes or exact, and only those";
+    assert_eq!(report.matches(refused).count(), 2, "{report}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The MCP mode in process, driven by the SDK's own client over an
 //! in-memory pipe: a reveal reaches the client as
-//! `notifications/tools/list_changed`, which no built-in tool can show
-//! over stdio (none of them is hidden: `task_stop` is always loaded).
+//! `notifications/tools/list_changed`, of a test tool and of `task_stop`,
+//! the built-in tool hidden until `tool_search` finds it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -95,15 +95,16 @@ fn text(result: &rmcp::model::CallToolResult) -> String {
     texts.map(|t| t.text.as_str()).collect()
 }
 
-#[tokio::test]
-async fn a_reveal_is_announced_once_and_the_client_lists_and_calls_the_tool() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = SessionConfig {
-        deferred_model: DeferredModel::Reveal,
-        ..SessionConfig::default()
-    };
-    let session = tools::open_session(dir.path(), config, "s1").unwrap();
-    session.registry().register(Arc::new(Hidden));
+/// The MCP mode serving `session`, and the SDK's client watching for
+/// `notifications/tools/list_changed`.
+struct Served {
+    client: rmcp::service::RunningService<RoleClient, Watching>,
+    announced: mpsc::UnboundedReceiver<()>,
+    server: tokio::task::JoinHandle<()>,
+    worker: tokio::task::JoinHandle<()>,
+}
+
+async fn serve(session: toolpass_tools::session::Session) -> Served {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server_end);
     let framing = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write);
@@ -117,26 +118,62 @@ async fn a_reveal_is_announced_once_and_the_client_lists_and_calls_the_tool() {
         let running = handler.serve(transport).await.expect("the handshake");
         running.waiting().await.expect("the service ends");
     });
-    let (changed, mut announced) = mpsc::unbounded_channel();
+    let (changed, announced) = mpsc::unbounded_channel();
     let client = Watching { changed }
         .serve(client_end)
         .await
         .expect("the handshake");
+    Served {
+        client,
+        announced,
+        server,
+        worker,
+    }
+}
+
+impl Served {
+    async fn announced_within_ten_seconds(&mut self) {
+        tokio::time::timeout(Duration::from_secs(10), self.announced.recv())
+            .await
+            .expect("notifications/tools/list_changed after the reveal")
+            .unwrap();
+    }
+
+    async fn stop(self) {
+        self.client.cancel().await.unwrap();
+        self.server.await.unwrap();
+        self.worker.await.unwrap();
+    }
+}
+
+fn reveal_session(dir: &std::path::Path) -> toolpass_tools::session::Session {
+    let config = SessionConfig {
+        deferred_model: DeferredModel::Reveal,
+        ..SessionConfig::default()
+    };
+    tools::open_session(dir, config, "s1").unwrap()
+}
+
+#[tokio::test]
+async fn a_reveal_is_announced_once_and_the_client_lists_and_calls_the_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = reveal_session(dir.path());
+    session.registry().register(Arc::new(Hidden));
+    let mut served = serve(session).await;
+    let client = &served.client;
     let capability = client.peer_info().unwrap().capabilities.tools.clone();
     assert_eq!(capability.and_then(|t| t.list_changed), Some(true));
 
-    assert!(!names(&client).await.iter().any(|n| n == HIDDEN));
+    assert!(!names(client).await.iter().any(|n| n == HIDDEN));
     let select = json!({"query": format!("select:{HIDDEN}")});
     let found = client
         .call_tool(call("tool_search", select.clone()))
         .await
         .unwrap();
     assert!(text(&found).contains(HIDDEN), "{found:?}");
-    tokio::time::timeout(Duration::from_secs(10), announced.recv())
-        .await
-        .expect("notifications/tools/list_changed after the reveal")
-        .unwrap();
-    assert!(names(&client).await.iter().any(|n| n == HIDDEN));
+    served.announced_within_ten_seconds().await;
+    let client = &served.client;
+    assert!(names(client).await.iter().any(|n| n == HIDDEN));
     let reached = client.call_tool(call(HIDDEN, json!({}))).await.unwrap();
     assert_eq!(text(&reached), "reached");
 
@@ -147,11 +184,27 @@ async fn a_reveal_is_announced_once_and_the_client_lists_and_calls_the_tool() {
         .call_tool(call("glob", json!({"pattern": "*"})))
         .await
         .unwrap();
-    names(&client).await;
+    names(client).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(announced.try_recv().is_err(), "a second list_changed");
+    assert!(
+        served.announced.try_recv().is_err(),
+        "a second list_changed"
+    );
+    served.stop().await;
+}
 
-    client.cancel().await.unwrap();
-    server.await.unwrap();
-    worker.await.unwrap();
+/// `task_stop` is deferred as in Qwen 0.24.4: hidden from the first list,
+/// and revealing it changes the list, which the client is told.
+#[tokio::test]
+async fn revealing_task_stop_is_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = serve(reveal_session(dir.path())).await;
+    let client = &served.client;
+    assert!(!names(client).await.iter().any(|n| n == "task_stop"));
+    let select = json!({"query": "select:task_stop"});
+    let found = client.call_tool(call("tool_search", select)).await.unwrap();
+    assert!(text(&found).contains("\"name\":\"task_stop\""), "{found:?}");
+    served.announced_within_ten_seconds().await;
+    assert!(names(&served.client).await.iter().any(|n| n == "task_stop"));
+    served.stop().await;
 }

@@ -207,14 +207,30 @@ impl Registry {
                 unbuilt.len()
             );
         }
+        let tools = self.sorted_where(Deferral::declared);
+        Declarations { tools, unbuilt }
+    }
+
+    /// The built tools the deferral table hides now (deferred, not always
+    /// loaded, not revealed), sorted by name in `localeCompare` order:
+    /// Qwen's `getDeferredToolSummary` less the revealed ones, what the
+    /// deferred-tools reminder lists.
+    #[must_use]
+    pub fn hidden_deferred(&self) -> Vec<Arc<dyn Tool>> {
+        self.sorted_where(Deferral::hidden)
+    }
+
+    /// The built tools whose row of the deferral table, given whether each
+    /// was revealed, `keep`s them, sorted by name in `localeCompare` order.
+    fn sorted_where(&self, keep: fn(Deferral, bool) -> bool) -> Vec<Arc<dyn Tool>> {
         let revealed = self.read().revealed.clone();
         let mut tools: Vec<Arc<dyn Tool>> = self
             .built()
             .into_iter()
-            .filter(|t| deferral(t.as_ref()).declared(revealed.contains(t.name())))
+            .filter(|t| keep(deferral(t.as_ref()), revealed.contains(t.name())))
             .collect();
         tools.sort_by(|a, b| locale_order(a.name(), b.name()));
-        Declarations { tools, unbuilt }
+        tools
     }
 
     /// Marks `name` revealed for the rest of the session (Qwen's

@@ -283,3 +283,52 @@ mod bridge {
         assert!(malformed.contains("arguments"), "{malformed}");
     }
 }
+
+/// What `tools/list` adds: the hidden names in `localeCompare` order, and
+/// Qwen's reminder for the model, gone with what it names or its bridge.
+#[test]
+fn the_listing_names_the_hidden_tools_and_the_reminder_follows_the_bridge() {
+    use crate::tools::deferred::deferred_listing;
+    let (_dir, proxy) = session(DeferredModel::Proxy);
+    let (names, reminder) = deferred_listing(proxy.registry(), DeferredModel::Proxy);
+    assert_eq!(names, ["cron_create", "cron_list", "mcp__notes__read_note"]);
+    let reminder = reminder.expect("tool_search and tool_call are registered");
+    assert!(reminder.starts_with("<system-reminder>\nThe following tools are reachable through `tool_search` and `tool_call`."), "{reminder}");
+    assert!(reminder.contains("### Bundled\n- \"cron_create\": \"Schedule a recurring prompt\"\n- \"cron_list\": \"List scheduled jobs\"\n\n### MCP servers\n#### notes\n- \"mcp__notes__read_note\": \"Read a note\""), "{reminder}");
+
+    // The reveal model: its own introduction; a revealed tool leaves both.
+    let (_dir, reveal) = session(DeferredModel::Reveal);
+    search(&reveal, "select:cron_list");
+    let (names, reminder) = deferred_listing(reveal.registry(), DeferredModel::Reveal);
+    assert_eq!(names, ["cron_create", "mcp__notes__read_note"]);
+    let reminder = reminder.unwrap();
+    assert!(
+        reminder.contains("reachable via `tool_search`. Call with"),
+        "{reminder}"
+    );
+    assert!(!reminder.contains("cron_list"), "{reminder}");
+
+    // Without tool_search nothing can reach them: names, no reminder.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = Session::new(dir.path(), SessionConfig::default(), Vec::new()).unwrap();
+    bare.registry()
+        .register(fake("cron_create").deferred().arc());
+    let (names, reminder) = deferred_listing(bare.registry(), DeferredModel::Proxy);
+    assert_eq!(names, ["cron_create"]);
+    assert_eq!(reminder, None);
+    // Nothing hidden: no reminder either.
+    let (_dir, empty) = session_without_deferred();
+    assert_eq!(
+        deferred_listing(empty.registry(), DeferredModel::Proxy),
+        (Vec::new(), None)
+    );
+}
+
+fn session_without_deferred() -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    let session = Session::new(dir.path(), SessionConfig::default(), Vec::new()).unwrap();
+    for tool in deferred_bridge(session.registry(), DeferredModel::Proxy) {
+        session.registry().register(tool);
+    }
+    (dir, session)
+}

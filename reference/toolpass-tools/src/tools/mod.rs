@@ -4,6 +4,7 @@
 
 pub mod ask_user_question;
 pub mod collate;
+pub mod deferred;
 pub mod dir_arg;
 pub mod edit;
 pub(crate) mod exec_file;
@@ -147,5 +148,20 @@ mod tests {
             assert_eq!(tool.parameter_schema()["type"], "object", "{}", tool.name());
             assert!(!tool.description().is_empty(), "{}", tool.name());
         }
+    }
+
+    /// Each tool's row of the declaration table as its Qwen 0.24.4
+    /// constructor passes it (`shouldDefer`, `alwaysLoad`): `task_stop` and
+    /// `send_message` are deferred ("infrequent"), `ask_user_question` is
+    /// kept visible on purpose, the others take the base class's defaults.
+    #[test]
+    fn deferred_as_qwens_constructors_say() {
+        let deferred: Vec<String> = all()
+            .iter()
+            .filter(|t| crate::registry::deferral(t.as_ref()).hidden(false))
+            .map(|t| t.name().to_owned())
+            .collect();
+        assert_eq!(deferred, ["task_stop", "send_message"]);
+        assert!(all().iter().all(|t| !t.always_load()));
     }
 }

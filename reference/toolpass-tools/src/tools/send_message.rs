@@ -9,8 +9,9 @@
 //! The reference has no agent team, no background agents (its background
 //! shells are another registry, as in Qwen) and no cross-session
 //! messaging, so an approved call answers as Qwen does without them.
-//! Deferred as in Qwen, but always loaded, as `task_stop` is, so a layer
-//! whose `tools/list` lacks it has its scenarios skipped.
+//! Deferred and not always loaded, as Qwen's constructor says: the model
+//! finds it with `tool_search`, and `tools/list` names it among the
+//! deferred tools.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -55,7 +56,6 @@ impl DeclarativeTool for SendMessageTool {
     const KIND: Kind = Kind::Other;
     const DECLARATION: &'static str = include_str!("declarations/send_message.json");
     const SHOULD_DEFER: bool = true;
-    const ALWAYS_LOAD: bool = true;
     const SEARCH_HINT: Option<&'static str> =
         Some("send message task teammate team communicate notify");
     type Params = SendMessageParams;

@@ -1,9 +1,10 @@
 //! `task_stop`: Qwen Code's `TaskStopTool` (`packages/core/src/tools/
 //! task-stop.ts`, 0.24.4) for background shells, the only tasks this layer
-//! has. Deferred, as in Qwen, but always loaded where Qwen's is not: Qwen
-//! lists it once `tool_search` reveals it, which this layer does not offer
-//! yet, and a layer whose `tools/list` lacks it has its `task_stop`
-//! scenarios skipped. Callable either way.
+//! has. Deferred and not always loaded, as Qwen's constructor says
+//! (`shouldDefer: true`, `alwaysLoad: false`, hint `task stop cancel kill
+//! background`): the model finds it with `tool_search`, and `tools/list`
+//! names it among the deferred tools. Callable by name either way, as the
+//! registry holds it whether declared or not.
 //!
 //! A running shell is asked to stop and the call answers at once; the
 //! shell's whole family is then ended (its group, its descendants, every
@@ -39,7 +40,7 @@ impl DeclarativeTool for TaskStopTool {
     const KIND: Kind = Kind::Other;
     const DECLARATION: &'static str = include_str!("declarations/task_stop.json");
     const SHOULD_DEFER: bool = true;
-    const ALWAYS_LOAD: bool = true;
+    const SEARCH_HINT: Option<&'static str> = Some("task stop cancel kill background");
     type Params = TaskStopParams;
 
     fn validate_values(
@@ -101,7 +102,8 @@ mod tests {
     fn declared_deferred_with_qwens_schema() {
         let tool = Declared::<TaskStopTool>::default();
         assert!(tool.should_defer());
-        assert!(tool.always_load(), "listed until tool_search can reveal it");
+        assert!(!tool.always_load(), "hidden until tool_search finds it");
+        assert_eq!(tool.search_hint(), Some("task stop cancel kill background"));
         assert_eq!(tool.kind(), Kind::Other);
         assert_eq!(
             tool.parameter_schema()["required"],

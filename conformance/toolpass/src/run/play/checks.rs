@@ -1,144 +1,17 @@
-//! The steps that look without changing anything: `expect_tools`,
-//! `expect_files`, `wait_notice`, `wait_update`, `capture`, and the tool
-//! list a scenario is skipped on.
+//! The steps that look without changing anything: `expect_files`,
+//! `wait_notice`, `wait_update` and `capture` (`expect_tools` is in
+//! [`super::tools`]).
 
 use std::time::Duration;
 
-use serde_json::Value;
 use toolpass_protocol::method::{NOTICE, PROGRESS};
-use toolpass_protocol::{
-    NoticeParams, Notification, ProgressParams, RequestId, ToolsListParams, method,
-};
-use toolpass_scenario::{
-    Capture, CaptureSource, ExpectFiles, ExpectTools, Scenario, WaitNotice, WaitUpdate,
-};
+use toolpass_protocol::{NoticeParams, Notification, ProgressParams, RequestId, method};
+use toolpass_scenario::{Capture, CaptureSource, ExpectFiles, WaitNotice, WaitUpdate};
 
-use super::super::judge::check_json;
-use super::super::verdict::{Failure, Verdict};
+use super::super::verdict::Failure;
 use super::{Abort, NOTICE_TIMEOUT, Player, StepOutcome};
 
 impl Player<'_> {
-    pub(super) async fn expect_tools(&mut self, expect: &ExpectTools) -> StepOutcome {
-        let tools = self.list_tools().await?;
-        let tools = match tools {
-            Ok(tools) => tools,
-            Err(failure) => return Ok(vec![failure]),
-        };
-        let name = |tool: &Value| tool.get("name").and_then(Value::as_str).map(str::to_owned);
-        let names: Vec<String> = tools.iter().filter_map(name).collect();
-        let mut failures = Vec::new();
-        let listing = names.join("\n");
-        for wanted in &expect.includes {
-            if !names.contains(&wanted.value) {
-                failures.push(Failure::new(
-                    "tools",
-                    format!(
-                        "{} is not declared (declared: {})",
-                        wanted.value,
-                        names.join(", ")
-                    ),
-                ));
-            }
-        }
-        for unwanted in &expect.excludes {
-            if names.contains(&unwanted.value) {
-                failures.push(Failure::new(
-                    "tools",
-                    format!("{} is declared, and should not be", unwanted.value),
-                ));
-            }
-        }
-        if let Some(exact) = &expect.exact {
-            let mut expected: Vec<String> = exact.iter().map(|n| n.value.clone()).collect();
-            expected.sort();
-            let mut actual = names.clone();
-            actual.sort();
-            if expected != actual {
-                failures.push(Failure::diff(
-                    "tools",
-                    "the declared tools are not exactly the expected ones",
-                    expected.join("\n"),
-                    actual.join("\n"),
-                ));
-            }
-        }
-        for (tool, subset) in &expect.schema {
-            let declared = tools.iter().find(|t| name(t).as_deref() == Some(tool));
-            match declared {
-                None => failures.push(Failure::new(
-                    format!("tools[{tool}]"),
-                    format!("{tool} is not declared (declared: {listing})"),
-                )),
-                Some(declared) => failures.extend(
-                    check_json(
-                        &format!("tools[{tool}]"),
-                        subset,
-                        Some(declared),
-                        &self.vars,
-                    )
-                    .map_err(Abort::Scenario)?,
-                ),
-            }
-        }
-        Ok(failures)
-    }
-
-    /// Why the scenario is skipped, if it calls a tool the implementation
-    /// does not declare in this session: a tool layer that offers no
-    /// `list_directory` (or only `edit`) cannot be judged on it. A list that
-    /// cannot be read skips nothing; the steps will say what is wrong.
-    pub(super) async fn undeclared(&mut self, scenario: &Scenario) -> Option<String> {
-        let called = scenario.called_tools();
-        if called.is_empty() {
-            return None;
-        }
-        let declared = match self.list_tools().await {
-            Ok(Ok(declared)) => declared,
-            _ => return None,
-        };
-        let names: Vec<&str> = declared
-            .iter()
-            .filter_map(|d| d.get("name").and_then(Value::as_str))
-            .collect();
-        let missing: Vec<&str> = called.into_iter().filter(|t| !names.contains(t)).collect();
-        (!missing.is_empty()).then(|| {
-            super::super::skip::Skip::Undeclared(missing.into_iter().map(str::to_owned).collect())
-                .to_string()
-        })
-    }
-
-    /// Every declaration, following MCP's pagination cursor.
-    pub(super) async fn list_tools(&mut self) -> Result<Result<Vec<Value>, Failure>, Abort> {
-        let mut tools = Vec::new();
-        let mut cursor = None;
-        loop {
-            let params = ToolsListParams {
-                session_id: self.session.clone(),
-                cursor: cursor.take(),
-            };
-            let page = match self.send::<method::ToolsList>(&params, "tools").await? {
-                Ok(page) => page,
-                Err(failure) => return Ok(Err(failure)),
-            };
-            let Some(listed) = page.get("tools").and_then(Value::as_array) else {
-                let error = self
-                    .connection
-                    .reject(
-                        method::TOOLS_LIST,
-                        "the result has no tools array",
-                        Some(page.to_string()),
-                    )
-                    .await;
-                return Err(Abort::Connection(Verdict::ProtocolError, Box::new(error)));
-            };
-            tools.extend(listed.iter().cloned());
-            match page.get("nextCursor").and_then(Value::as_str) {
-                Some(next) if tools.len() < 10_000 => cursor = Some(next.to_owned()),
-                _ => return Ok(Ok(tools)),
-            }
-        }
-    }
-
     pub(super) fn expect_files(&self, expect: &ExpectFiles) -> StepOutcome {
         let mut failures: Vec<Failure> = expect
             .files

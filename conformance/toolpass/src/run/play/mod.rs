@@ -5,6 +5,7 @@
 
 mod calls;
 mod checks;
+mod tools;
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
