@@ -78,6 +78,11 @@ qwen-shell-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code
     node scripts/qwen-shell-safety-cases.mjs {{PACKAGE}} > reference/toolpass-core/tests/qwen_shell_safety/cases.rs
     cargo fmt --all
 
+# Regenerate the output budgets' cases from Qwen Code's own finalizer and
+# persisted stub (the package's version is checked by the test).
+qwen-budget-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code/qwen-code":
+    node scripts/qwen-budget-cases.mjs {{PACKAGE}} > reference/toolpass-core/tests/qwen_budget/cases.json
+
 # Install every adapter's peer (npm registry), run the suite against the
 # reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.
 peers:
