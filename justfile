@@ -36,7 +36,7 @@ bench-gate:
 bench-bless:
     scripts/bench-gate --bless
 
-# Run a fuzz target: matcher, sed, framing, scenario or expected_failures (needs
+# Run a fuzz target: matcher, sed, budget, framing, scenario or expected_failures (needs
 # nightly + cargo-fuzz; fuzz/README.md).
 fuzz TARGET="matcher" *ARGS:
     cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}

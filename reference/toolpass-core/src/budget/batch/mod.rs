@@ -25,11 +25,13 @@
 use std::borrow::Cow;
 
 mod share;
+mod spill_ids;
 
 pub use share::{allocate, fit_text};
 
 use super::units;
 use share::fit;
+use spill_ids::SpillIds;
 
 /// A part of a result, as the finalizer reads it: the strings it has.
 /// Media, and any field that is not a string, are absent.
@@ -179,7 +181,7 @@ pub fn plan_batch<'a>(entries: &'a [Entry<'a>], budget: usize) -> Option<BatchPl
             order.push(slot.entry);
         }
     }
-    let mut ids = SpillIds::new(entries);
+    let mut ids = SpillIds::new(entries.iter().map(|e| e.call_id));
     let mut spills = Vec::new();
     for &index in &order {
         let Some(entry) = entries.get(index) else {
@@ -290,55 +292,20 @@ fn collect_slots<'a>(entries: &'a [Entry<'a>]) -> Vec<Slot<'a>> {
 
 /// An entry's slots joined with a blank line: what Qwen saves.
 fn entry_text<'a>(slots: &[Slot<'a>], entry: usize) -> Cow<'a, str> {
-    let mut texts = slots.iter().filter(|s| s.entry == entry).map(|s| s.text);
+    // Slots are collected entry by entry, so an entry's are one run, found
+    // by bisection: a batch of many spills stays linear.
+    let start = slots.partition_point(|s| s.entry < entry);
+    let end = slots.partition_point(|s| s.entry <= entry);
+    let mut texts = slots
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .map(|s| s.text);
     match (texts.next(), texts.next()) {
         (Some(only), None) => Cow::Borrowed(only),
         (first, second) => {
             let all: Vec<&str> = first.into_iter().chain(second).chain(texts).collect();
             Cow::Owned(all.join("\n\n"))
         }
-    }
-}
-
-/// The ids spills are named by: Qwen's normalized call ids, with `-N` added
-/// when two calls of the batch share one, skipping every id the batch
-/// already has or has handed out.
-struct SpillIds {
-    normalized: Vec<Option<String>>,
-    counts: std::collections::HashMap<String, usize>,
-    used: std::collections::HashSet<String>,
-}
-
-impl SpillIds {
-    fn new(entries: &[Entry<'_>]) -> Self {
-        let normalized: Vec<Option<String>> = entries
-            .iter()
-            .map(|e| super::persist::normalize_call_id(e.call_id))
-            .collect();
-        let mut counts = std::collections::HashMap::new();
-        for id in normalized.iter().flatten() {
-            *counts.entry(id.clone()).or_insert(0) += 1;
-        }
-        Self {
-            normalized,
-            counts,
-            used: std::collections::HashSet::new(),
-        }
-    }
-
-    fn next(&mut self, index: usize, raw: &str) -> String {
-        let Some(Some(id)) = self.normalized.get(index) else {
-            return raw.to_owned();
-        };
-        let chosen = if self.counts.get(id) == Some(&1) && !self.used.contains(id) {
-            id.clone()
-        } else {
-            (1usize..)
-                .map(|n| format!("{id}-{n}"))
-                .find(|c| !self.counts.contains_key(c) && !self.used.contains(c))
-                .unwrap_or_default()
-        };
-        self.used.insert(chosen.clone());
-        chosen
     }
 }
