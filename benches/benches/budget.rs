@@ -15,8 +15,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use toolpass_benches::batch::batch_texts;
-use toolpass_core::budget::{DEFAULT_BATCH_BUDGET, Entry, Part, plan_batch};
+use toolpass_benches::batch::{batch_texts, entries, output_parts};
+use toolpass_core::budget::{DEFAULT_BATCH_BUDGET, plan_batch};
 use toolpass_core::testkit::budget::{fast_finalize, model_finalize};
 
 const RESULTS: usize = 1_000;
@@ -35,25 +35,8 @@ fn budget(c: &mut Criterion) {
     for (label, total) in TOTALS {
         let texts = batch_texts(RESULTS, total);
         let ids: Vec<String> = (0..RESULTS).map(|i| format!("call_{i}")).collect();
-        let parts: Vec<[Part<'_>; 1]> = texts
-            .iter()
-            .map(|t| {
-                [Part {
-                    output: Some(t),
-                    ..Part::default()
-                }]
-            })
-            .collect();
-        let entries: Vec<Entry<'_>> = ids
-            .iter()
-            .zip(&parts)
-            .map(|(id, parts)| Entry {
-                call_id: id,
-                tool_name: "run_shell_command",
-                parts,
-                persisted: None,
-            })
-            .collect();
+        let parts = output_parts(&texts);
+        let entries = entries(&ids, &parts);
         let bytes: usize = texts.iter().map(String::len).sum();
         group.throughput(Throughput::Bytes(bytes as u64));
         if total == TOTALS[0].1 {

@@ -3,6 +3,8 @@
 //! times the others and the budget cuts some and keeps others whole),
 //! totalling about `total` bytes.
 
+use toolpass_core::budget::{Entry, Part};
+
 use crate::code_like_text;
 
 /// The texts of a batch of `count` results totalling about `total` bytes,
@@ -29,6 +31,34 @@ pub fn batch_texts(count: usize, total: usize) -> Vec<String> {
         start = end;
     }
     texts
+}
+
+/// Each text as a result's one part: its function response's `output`.
+#[must_use]
+pub fn output_parts(texts: &[String]) -> Vec<[Part<'_>; 1]> {
+    texts
+        .iter()
+        .map(|t| {
+            [Part {
+                output: Some(t),
+                ..Part::default()
+            }]
+        })
+        .collect()
+}
+
+/// A shell call's entry per result, under the matching id of `ids`.
+#[must_use]
+pub fn entries<'a>(ids: &'a [String], parts: &'a [[Part<'a>; 1]]) -> Vec<Entry<'a>> {
+    ids.iter()
+        .zip(parts)
+        .map(|(id, parts)| Entry {
+            call_id: id,
+            tool_name: "run_shell_command",
+            parts,
+            persisted: None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
