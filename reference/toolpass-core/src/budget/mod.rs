@@ -27,10 +27,11 @@
 //! a char boundary: where JavaScript's `slice` would keep half of a
 //! surrogate pair, the cut keeps the shorter side, which is what Qwen's own
 //! `sliceStartWithoutBrokenSurrogate` / `sliceEndWithoutBrokenSurrogate` do
-//! in the batch gate. A lone surrogate cannot reach these functions: JSON
-//! text carrying one (`"\ud800"`) is decoded into a Rust `String` as U+FFFD,
-//! one unit and three bytes, as JavaScript counts the lone surrogate (one
-//! unit) and as Node writes it to a file (the same three bytes).
+//! in the batch gate. A lone surrogate cannot reach these functions: a
+//! `&str` cannot hold one, `serde_json` refuses JSON text carrying one
+//! (`"\ud800"`), and a lenient decoder gives U+FFFD, one unit and three
+//! bytes, as JavaScript counts the lone surrogate (one unit) and as Node
+//! writes it to a file (the same three bytes).
 
 pub mod batch;
 pub mod per_tool;
