@@ -36,7 +36,7 @@ bench-gate:
 bench-bless:
     scripts/bench-gate --bless
 
-# Run a fuzz target: matcher, sed, framing, scenario or expected_failures (needs
+# Run a fuzz target: matcher, sed, budget, framing, scenario or expected_failures (needs
 # nightly + cargo-fuzz; fuzz/README.md).
 fuzz TARGET="matcher" *ARGS:
     cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}
@@ -77,6 +77,11 @@ mcp-server-sdk-check:
 qwen-shell-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code/qwen-code":
     node scripts/qwen-shell-safety-cases.mjs {{PACKAGE}} > reference/toolpass-core/tests/qwen_shell_safety/cases.rs
     cargo fmt --all
+
+# Regenerate the output budgets' cases from Qwen Code's own finalizer and
+# persisted stub (the package's version is checked by the test).
+qwen-budget-cases PACKAGE="conformance/adapters/qwen-code/node_modules/@qwen-code/qwen-code":
+    node scripts/qwen-budget-cases.mjs {{PACKAGE}} > reference/toolpass-core/tests/qwen_budget/cases.json
 
 # Install every adapter's peer (npm registry), run the suite against the
 # reference and each peer, and write target/matrix/{index.html,matrix.md,badges/}.

@@ -27,8 +27,10 @@ use gungraun::{
     Callgrind, LibraryBenchmarkConfig, library_benchmark, library_benchmark_group, main,
 };
 use serde_json::{Value, json};
+use toolpass_benches::batch::{batch_texts, entries, output_parts};
 use toolpass_benches::gate::{SLOWDOWN_ENV, slowdown_for};
 use toolpass_benches::{Case, code_like_text};
+use toolpass_core::budget::{BatchReport, DEFAULT_BATCH_BUDGET, plan_batch};
 use toolpass_core::matching::{SliceMatch, find_matched_slice};
 use toolpass_core::truncate::{Limits, truncate};
 use toolpass_scenario::{Scenario, load_files};
@@ -89,6 +91,30 @@ fn truncation_input(id: &str, bytes: usize) -> Input<String> {
 fn truncation(input: Input<String>) -> Option<String> {
     let output = input.take();
     truncate(black_box(output), &Limits::default()).map(|t| t.preview())
+}
+
+fn budget_input(id: &str, results: usize, total: usize) -> Input<(Vec<String>, Vec<String>)> {
+    // One call id for all: the spills' naming at its worst, every one a
+    // collision.
+    let ids = vec!["call".to_owned(); results];
+    Input::new(id, (batch_texts(results, total), ids))
+}
+
+// The batch budget at Qwen's default over a batch of uneven results, each
+// spill named, none written: the plan and the cut.
+#[library_benchmark]
+#[bench::batch_1000_4mib(setup = budget_input, args = ("budget::batch_1000_4mib", 1_000, 4 << 20))]
+fn budget(input: Input<(Vec<String>, Vec<String>)>) -> Option<BatchReport> {
+    let (texts, ids) = input.take();
+    let parts = output_parts(texts);
+    let entries = entries(ids, &parts);
+    let plan = plan_batch(black_box(&entries), DEFAULT_BATCH_BUDGET)?;
+    let written: Vec<Option<String>> = plan
+        .spills()
+        .iter()
+        .map(|s| Some(format!("/spill/{}.txt", s.call_id)))
+        .collect();
+    Some(plan.finish(&written).report)
 }
 
 /// A fresh directory at a fixed path: the path's length and the directory
@@ -245,7 +271,7 @@ fn scenarios(input: Input<Vec<(PathBuf, Vec<u8>)>>) -> Vec<Scenario> {
     suite
 }
 
-library_benchmark_group!(name = hot_paths; benchmarks = matching, truncation, grep, tools, scenarios);
+library_benchmark_group!(name = hot_paths; benchmarks = matching, truncation, budget, grep, tools, scenarios);
 
 main!(
     config = LibraryBenchmarkConfig::default()

@@ -4,6 +4,8 @@
 //! the same answers, on generated files, so a speed-up is measured against an
 //! honest alternative rather than a straw man.
 //!
+//! - [`batch`]: batches of results of uneven sizes for the batch-budget
+//!   bench.
 //! - [`gate`]: the instruction-count gate's baselines, the reading of
 //!   gungraun's summaries and the comparison that fails CI on a 2% rise
 //!   (the `instructions` bench and the `instruction-gate` binary use it).
@@ -22,6 +24,7 @@
 //!   `tool_search` bench (its naive baseline is toolpass-core's testkit
 //!   model, Qwen's `scoreTool` and sort as written).
 
+pub mod batch;
 pub mod gate;
 pub mod grep_corpus;
 pub mod input;

@@ -15,6 +15,8 @@
 //! - [`snippet`]: the "Showing lines a-b of N" excerpt after an edit.
 //! - [`text`]: byte-level fidelity: BOM, line endings, legacy encodings.
 //! - [`truncate`]: head/tail truncation by characters and lines.
+//! - [`budget`]: the three output gates in Qwen's order: a huge result
+//!   persisted, the per-tool cut, the batch budget shared out.
 //! - [`approval`]: whether a call runs, asks the user or is refused, by
 //!   approval mode and tool.
 //! - [`sed`]: which `sed -i` commands to run as an edit, and what the file
@@ -43,6 +45,7 @@
 )]
 
 pub mod approval;
+pub mod budget;
 pub mod edit;
 pub mod fold;
 pub mod matching;

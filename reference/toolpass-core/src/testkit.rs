@@ -15,6 +15,7 @@
 
 use std::ops::Range;
 
+pub mod budget;
 pub mod sed;
 pub mod shell_read_only;
 pub mod tool_name;

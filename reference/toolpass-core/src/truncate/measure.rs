@@ -51,7 +51,7 @@ pub(super) fn measure(bytes: &[u8]) -> Measure {
 }
 
 /// UTF-16 length of `bytes`, which must be whole UTF-8 chars.
-pub(super) fn units(bytes: &[u8]) -> usize {
+pub(crate) fn units(bytes: &[u8]) -> usize {
     measure(bytes).units
 }
 
@@ -61,7 +61,7 @@ pub(super) fn units(bytes: &[u8]) -> usize {
 /// Where JavaScript's `slice(0, n)` would end between the two halves of a
 /// surrogate pair, this stops before the pair, so the result is one unit
 /// shorter and never carries half a character.
-pub(super) fn prefix_within(bytes: &[u8], max_units: usize) -> (usize, usize) {
+pub(crate) fn prefix_within(bytes: &[u8], max_units: usize) -> (usize, usize) {
     let mut used = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let w = usize::from(unit_weight(b));
@@ -79,7 +79,7 @@ pub(super) fn prefix_within(bytes: &[u8], max_units: usize) -> (usize, usize) {
 /// starts on a char boundary: `(start, units)`.
 ///
 /// The mirror image of [`prefix_within`], for JavaScript's `slice(-n)`.
-pub(super) fn suffix_within(bytes: &[u8], max_units: usize) -> (usize, usize) {
+pub(crate) fn suffix_within(bytes: &[u8], max_units: usize) -> (usize, usize) {
     let mut used = 0;
     let mut start = bytes.len();
     for (i, &b) in bytes.iter().enumerate().rev() {

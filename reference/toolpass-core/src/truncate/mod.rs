@@ -46,7 +46,7 @@
 //! is within the threshold skips the counting pass when no line cap applies,
 //! since UTF-16 length never exceeds UTF-8 length.
 
-mod measure;
+pub(crate) mod measure;
 #[cfg(test)]
 mod model;
 #[cfg(test)]
