@@ -20,7 +20,7 @@ pub(crate) fn open_session(
     id: &str,
 ) -> std::io::Result<Session> {
     let mut session = Session::new(root, config, Vec::new())?;
-    for (name, factory) in toolpass_tools::tools::factories() {
+    for (name, factory) in toolpass_tools::tools::session_factories(session.config()) {
         session.registry().register_factory(name, factory);
     }
     let model = session.config().deferred_model;
@@ -38,6 +38,10 @@ pub(crate) fn declared(session: &Session) -> Vec<Arc<dyn Tool>> {
     for failure in registry.warm_all() {
         tracing::error!("a tool could not be built: {failure}");
     }
+    toolpass_tools::tools::deferred::reveal_without_bridge(
+        registry,
+        session.config().deferred_model,
+    );
     registry.declarations().tools
 }
 

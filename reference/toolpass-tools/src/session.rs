@@ -19,6 +19,7 @@ pub use crate::config::SessionConfig;
 use crate::mcp::McpServers;
 use crate::registry::Registry;
 use crate::tool::{Declared, Tool};
+use crate::tools::deferred::reveal_without_bridge;
 use crate::tools::read_mcp_resource::ReadMcpResourceTool;
 use crate::workspace::Workspace;
 
@@ -80,15 +81,18 @@ impl Session {
     }
 
     /// Connects the config's MCP servers and registers their tools, and
-    /// `read_mcp_resource` when there is any server (Qwen's
-    /// `discoverAllMcpTools` at start). The client budget comes from this
+    /// `read_mcp_resource`, which Qwen 0.24.4 registers in every session
+    /// (with no server, every read names the server as not configured)
+    /// (Qwen's `discoverAllMcpTools` at start). Without the deferred-tool
+    /// bridge, the deferred tools are then revealed
+    /// ([`reveal_without_bridge`]). The client budget comes from this
     /// process's `QWEN_SERVE_MCP_CLIENT_BUDGET` and
     /// `QWEN_SERVE_MCP_BUDGET_MODE`. A server that cannot be connected is
     /// left out and named in the returned failures; a second call does
     /// nothing.
     pub fn start_mcp(&self) -> Vec<String> {
         let settings = &self.config().mcp_servers;
-        if settings.is_empty() || self.mcp.get().is_some() {
+        if self.mcp.get().is_some() {
             return Vec::new();
         }
         let var = |name| std::env::var(name).ok();
@@ -103,6 +107,7 @@ impl Session {
         let failures = servers.connect_all();
         let reader = Declared::new(ReadMcpResourceTool::new(Arc::downgrade(&servers)));
         self.registry.register(Arc::new(reader));
+        reveal_without_bridge(&self.registry, self.config().deferred_model);
         failures
     }
 

@@ -61,6 +61,10 @@ pub(crate) fn serve(
         .map_err(|e| Failure::Start(format!("could not start the runtime: {e}")))?;
     let session = tools::open_session(root, config, SESSION)
         .map_err(|e| Failure::Start(format!("--root {}: {e}", root.display())))?;
+    // No servers here (a plain MCP server takes no mcpServers), but the
+    // session's read_mcp_resource and its deferred tools are set up as in
+    // the toolpass mode.
+    session.start_mcp();
     let served = runtime.block_on(run(Arc::new(session), max_request_bytes));
     // A read of stdin the SDK left pending would hold up a runtime that
     // waits for its blocking pool; everything else has ended by now.

@@ -17,6 +17,8 @@ use crate::kind::Kind;
 use crate::result::Display;
 use crate::scheduler::{CallOutcome, Scheduled, execute_call, schedule};
 use crate::session::Session;
+use crate::tools::deferred_bridge;
+use toolpass_core::tool_search::reminder::DeferredModel;
 
 const READ: &str = "mcp__notes__read_note";
 
@@ -44,6 +46,11 @@ fn session_with(
         ..SessionConfig::default()
     };
     let session = Session::new(dir.path(), config, Vec::new()).unwrap();
+    // The proxy model's bridge, as a server's session has it: without it
+    // every deferred tool would be declared outright.
+    for tool in deferred_bridge(session.registry(), DeferredModel::Proxy) {
+        session.registry().register(tool);
+    }
     (dir, session)
 }
 

@@ -308,14 +308,25 @@ fn the_listing_names_the_hidden_tools_and_the_reminder_follows_the_bridge() {
     );
     assert!(!reminder.contains("cron_list"), "{reminder}");
 
-    // Without tool_search nothing can reach them: names, no reminder.
+    // Without tool_search nothing could reach them: they are declared
+    // outright (Qwen's resolveDeferredToolsForReminder), so nothing is
+    // hidden and no reminder is sent.
     let dir = tempfile::tempdir().unwrap();
     let bare = Session::new(dir.path(), SessionConfig::default(), Vec::new()).unwrap();
     bare.registry()
         .register(fake("cron_create").deferred().arc());
+    assert!(bare.registry().is_deferred_and_hidden("cron_create"));
     let (names, reminder) = deferred_listing(bare.registry(), DeferredModel::Proxy);
-    assert_eq!(names, ["cron_create"]);
+    assert_eq!(names, Vec::<String>::new());
     assert_eq!(reminder, None);
+    assert!(bare.registry().is_revealed("cron_create"));
+    assert!(
+        bare.registry()
+            .declarations()
+            .tools
+            .iter()
+            .any(|t| t.name() == "cron_create")
+    );
     // Nothing hidden: no reminder either.
     let (_dir, empty) = session_without_deferred();
     assert_eq!(

@@ -117,6 +117,17 @@ pub fn factories() -> impl Iterator<Item = (&'static str, Factory)> {
     })
 }
 
+/// The factories a session with `config` registers: every tool but
+/// `ask_user_question` in a headless session (one naming no approval mode),
+/// which Qwen 0.24.4's `createToolRegistry` leaves out when
+/// `resolveInteractionMode` is `headless`: nobody could answer it.
+pub fn session_factories(
+    config: &crate::config::SessionConfig,
+) -> impl Iterator<Item = (&'static str, Factory)> {
+    let interactive = config.interactive;
+    factories().filter(move |(name, _)| interactive || *name != ask_user_question::NAME)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
