@@ -68,6 +68,17 @@ fn call(session: &Session, name: &str, args: Value) -> CallOutcome {
     execute_call(session, name, &args)
 }
 
+/// The notes server's process id.
+fn notes_pid(session: &Session) -> u32 {
+    session
+        .mcp()
+        .unwrap()
+        .connection("notes")
+        .unwrap()
+        .pid()
+        .unwrap()
+}
+
 /// `a.txt` read through the notes server: what it answers to the model.
 fn read_a(session: &Session) -> String {
     call(session, READ, json!({"name": "a.txt"}))
@@ -265,26 +276,14 @@ fn a_server_that_exits_is_reconnected_its_reveal_marks_gone_and_the_call_not_rep
     let (_dir, session) = notes(false);
     let registry = session.registry();
     registry.reveal(READ);
-    let old = session
-        .mcp()
-        .unwrap()
-        .connection("notes")
-        .unwrap()
-        .pid()
-        .unwrap();
+    let old = notes_pid(&session);
     let crashed = call(&session, "mcp__notes__crash_server", json!({}));
     assert_eq!(error_code(&crashed), Some(ToolErrorCode::McpToolError));
     assert_eq!(crashed.result.llm_content, UNSAFE_REPLAY_MESSAGE);
     // Reconnected: the same tools, a new process, nothing revealed.
     assert!(registry.get(READ).is_some());
     assert!(!registry.is_revealed(READ));
-    let new = session
-        .mcp()
-        .unwrap()
-        .connection("notes")
-        .unwrap()
-        .pid()
-        .unwrap();
+    let new = notes_pid(&session);
     assert_ne!(old, new);
     assert_eq!(read_a(&session), "alpha\n");
 }
@@ -404,13 +403,7 @@ fn a_cwd_that_does_not_exist_is_named() {
 #[test]
 fn stopping_the_servers_leaves_no_process_behind() {
     let (_dir, session) = notes(false);
-    let pid = session
-        .mcp()
-        .unwrap()
-        .connection("notes")
-        .unwrap()
-        .pid()
-        .unwrap();
+    let pid = notes_pid(&session);
     session.stop_mcp();
     assert!(is_gone(pid));
     assert!(session.mcp().unwrap().connection("notes").is_none());
