@@ -41,7 +41,7 @@ bench-bless:
 fuzz TARGET="matcher" *ARGS:
     cd fuzz && cargo +nightly fuzz run {{TARGET}} {{ARGS}}
 
-# Seed fuzz/corpus/ with the repository's scenarios, expected-failures files
+# Fill fuzz/corpus/ with the repository's scenarios, expected-failures files
 # and JSON-RPC lines.
 fuzz-corpus:
     scripts/fuzz-corpus
