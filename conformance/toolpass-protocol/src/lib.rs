@@ -86,9 +86,9 @@ pub use session::{
     SessionConfig, SessionId, SessionOpenParams, SessionOpenResult,
 };
 pub use tools::{
-    BatchCall, BatchParams, BatchResult, CallContext, CallMeta, ConfirmOutcome, ConfirmParams,
-    FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolpassMeta,
-    ToolsCallParams, ToolsListExtra, ToolsListMeta, ToolsListParams, ToolsListResult,
+    BatchBudget, BatchCall, BatchParams, BatchResult, CallContext, CallMeta, ConfirmOutcome,
+    ConfirmParams, FaultParams, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
+    ToolpassMeta, ToolsCallParams, ToolsListExtra, ToolsListMeta, ToolsListParams, ToolsListResult,
 };
 pub use version::{
     MCP_LATEST, MCP_VERSIONS, Negotiated, PROTOCOL_MAJOR, PROTOCOL_VERSION, ProtocolVersion,

@@ -228,6 +228,26 @@ pub struct BatchCall {
 pub struct BatchResult {
     /// One Outcome per call, in the calls' order, after the batch budget.
     pub results: Vec<Outcome>,
+    /// What the batch budget did, when the implementation says: absent
+    /// when it does not, or when the session has no budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BatchBudget>,
+}
+
+/// The batch budget's account of one batch (Qwen Code's log line `Tool
+/// response budget (<budget> chars): reduced <reduced> result(s) from
+/// <before> to <after> chars.`). Lengths are UTF-16 code units over the
+/// texts of the calls that completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BatchBudget {
+    /// The session's `toolOutputBatchBudget`.
+    pub budget: u64,
+    /// The batch's text before the budget.
+    pub before: u64,
+    /// The batch's text after it; never over `budget`.
+    pub after: u64,
+    /// Calls whose text was cut.
+    pub reduced: u64,
 }
 
 /// `toolpass/confirm` params: the user's answer to an

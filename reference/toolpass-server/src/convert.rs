@@ -5,16 +5,16 @@ use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use toolpass_protocol::{
-    DeferredToolsModel, DiffStat, ErrorCode, Outcome, Question, QuestionOption, ResultDisplay,
-    Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta, ToolsListExtra,
-    ToolsListMeta, ToolsListResult,
+    BatchBudget, DeferredToolsModel, DiffStat, ErrorCode, Outcome, Question, QuestionOption,
+    ResultDisplay, Todo, TodoStatus, ToolDescriptor, ToolDescriptorMeta, ToolKind, ToolMeta,
+    ToolsListExtra, ToolsListMeta, ToolsListResult,
 };
 
 use toolpass_tools::config::{ApprovalMode, DeferredModel, McpServerSettings};
 use toolpass_tools::confirmation::Confirmation;
 use toolpass_tools::error_code::ToolErrorCode;
 use toolpass_tools::result::{self, Display};
-use toolpass_tools::scheduler::{CallOutcome, Pending};
+use toolpass_tools::scheduler::{BatchReport, CallOutcome, Pending};
 use toolpass_tools::session::SessionConfig;
 use toolpass_tools::tool::Tool;
 
@@ -65,6 +65,7 @@ pub(crate) fn outcome(call: CallOutcome) -> Outcome {
         result,
         persisted_output_path,
         cancelled,
+        cut: _,
     } = call;
     let display = match result.display {
         Display::Text(text) => ResultDisplay::Text { text },
@@ -121,6 +122,17 @@ fn todo(todo: result::Todo) -> Todo {
 
 /// The Outcome of a call that waits for the user's answer, with what the
 /// auto-mode classifier would be shown of it.
+/// The batch budget's account on the wire.
+pub(crate) fn batch_budget(report: BatchReport) -> BatchBudget {
+    let wide = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    BatchBudget {
+        budget: wide(report.budget),
+        before: wide(report.before),
+        after: wide(report.after),
+        reduced: wide(report.reduced),
+    }
+}
+
 pub(crate) fn awaiting(pending: &Pending) -> Outcome {
     confirmation_outcome(pending.confirmation())
         .with_classifier_input(pending.classifier_input().clone())
@@ -241,6 +253,7 @@ pub(crate) fn session_config(config: &toolpass_protocol::SessionConfig) -> Sessi
             defaults.truncate_threshold,
         ),
         truncate_lines: size(config.truncate_tool_output_lines, defaults.truncate_lines),
+        batch_budget: size(config.tool_output_batch_budget, defaults.batch_budget),
         // Qwen's `isTruncateToolOutputThresholdExplicit`: the shell takes the
         // session's threshold only when the session sets one.
         shell_output_threshold: size(

@@ -151,6 +151,7 @@ impl Server {
             method::INITIALIZE => self.initialize(&request).map(|()| None),
             method::SESSION_OPEN => self.session_open(&request).map(|()| None),
             method::TOOLS_CALL => self.tools_call(&mut request).map(Some),
+            method::BATCH => self.batch(&mut request).map(Some),
             method::CONFIRM => self.confirm(&request).map(Some),
             method::TOOLS_LIST => self.tools_list(&request).map(Some),
             method::FAULT => self.fault(&request).map(Some),
@@ -270,6 +271,41 @@ impl Server {
         Ok((queue, Job::Call(call)))
     }
 
+    fn batch(&mut self, request: &mut Request) -> Result<Queue, ResponseError> {
+        let params = request.take_params::<method::Batch>()?;
+        let queue = self.queue(Some(&params.session_id))?;
+        let mut seen = std::collections::HashSet::new();
+        for (i, call) in params.calls.iter().enumerate() {
+            if !seen.insert(call.call_id.as_str()) {
+                return Err(ResponseError::invalid_params(
+                    method::BATCH,
+                    format!(
+                        "calls[{i}]: call id {} is used twice in the batch: call ids are unique \
+                         in a session",
+                        call.call_id
+                    ),
+                ));
+            }
+        }
+        // One cancellation for the whole batch: cancelling the request
+        // cancels every call of it that has not finished.
+        let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
+        self.in_flight
+            .register(request.id.clone(), cancellation.clone());
+        let calls = params
+            .calls
+            .into_iter()
+            .map(|call| Call {
+                name: call.name,
+                arguments: call.arguments,
+                call_id: call.call_id,
+                token: None,
+                cancellation: cancellation.clone(),
+            })
+            .collect();
+        Ok((queue, Job::Batch(calls)))
+    }
+
     fn confirm(&mut self, request: &Request) -> Result<Queue, ResponseError> {
         let params = request.params::<method::Confirm>()?;
         let queue = self.queue(Some(&params.session_id))?;
@@ -341,6 +377,7 @@ fn features() -> Vec<Feature> {
         Feature::Sessions,
         Feature::PriorRead,
         Feature::SpillFiles,
+        Feature::Batch,
         Feature::Confirm,
         Feature::Cancel,
         Feature::Updates,

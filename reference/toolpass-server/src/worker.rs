@@ -16,7 +16,8 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use toolpass_protocol::method;
 use toolpass_protocol::{
-    ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId, ResponseError, SessionId,
+    BatchResult, ConfirmOutcome, ConfirmParams, EmptyResult, ProgressToken, RequestId,
+    ResponseError, SessionId,
 };
 use toolpass_tools::confirmation::{Answer, Confirmation};
 use toolpass_tools::context::{Cancellation, InvocationContext};
@@ -42,6 +43,8 @@ pub(crate) struct Queued {
 pub(crate) enum Job {
     /// `tools/call`.
     Call(Call),
+    /// `toolpass/batch`: its calls, in the model's order.
+    Batch(Vec<Call>),
     /// `toolpass/confirm`.
     Confirm(ConfirmParams, Cancellation),
     /// `tools/list`.
@@ -123,6 +126,7 @@ impl Worker {
     async fn handle(&mut self, id: &RequestId, job: Job) {
         match job {
             Job::Call(call) => self.call(id, call).await,
+            Job::Batch(calls) => self.batch(id, calls).await,
             Job::Confirm(params, cancellation) => self.confirm(id, params, cancellation).await,
             Job::List => {
                 let declared = tools::declared(&self.session);
@@ -191,6 +195,61 @@ impl Worker {
         }
     }
 
+    async fn batch(&mut self, id: &RequestId, calls: Vec<Call>) {
+        if let Some(call) = calls.iter().find(|c| self.parked.contains_key(&c.call_id)) {
+            let error = ResponseError::invalid_params(
+                method::BATCH,
+                format!(
+                    "call id {} already awaits confirmation in session {}: call ids are unique \
+                     in a session",
+                    call.call_id, self.id
+                ),
+            );
+            return self.outbound.error(Some(id.clone()), error);
+        }
+        let tokens: Vec<(String, Option<ProgressToken>)> = calls
+            .iter()
+            .map(|c| (c.call_id.clone(), c.token.clone()))
+            .collect();
+        let batch: Vec<scheduler::BatchCall> = calls
+            .into_iter()
+            .map(|call| scheduler::BatchCall {
+                context: self.context(call.cancellation, call.token, &call.call_id),
+                name: call.name,
+                arguments: Value::Object(call.arguments),
+            })
+            .collect();
+        let (session, outbound, reply_to) =
+            (Arc::clone(&self.session), self.outbound.clone(), id.clone());
+        let ran = blocking(move || {
+            let done = scheduler::schedule_batch(&session, &batch);
+            let mut results = Vec::with_capacity(done.calls.len());
+            let mut parked = Vec::new();
+            for (scheduled, (call_id, token)) in done.calls.into_iter().zip(tokens) {
+                match scheduled {
+                    Scheduled::Done(outcome) => results.push(convert::outcome(outcome)),
+                    Scheduled::Awaiting(pending) => {
+                        results.push(convert::awaiting(&pending));
+                        parked.push((call_id, Parked { pending, token }));
+                    }
+                }
+            }
+            let result = BatchResult {
+                results,
+                budget: done.report.map(convert::batch_budget),
+            };
+            // Sent before the waiting calls are parked below: a
+            // confirmation the client sends at once waits in this queue.
+            outbound.result::<method::Batch>(&reply_to, &result);
+            parked
+        })
+        .await;
+        match ran {
+            Ok(parked) => self.parked.extend(parked),
+            Err(error) => self.outbound.error(Some(id.clone()), error),
+        }
+    }
+
     async fn confirm(&mut self, id: &RequestId, params: ConfirmParams, cancellation: Cancellation) {
         let Some(parked) = self.parked.remove(&params.call_id) else {
             let mut error = ResponseError::invalid_params(
@@ -247,6 +306,7 @@ impl Worker {
                 call_id.to_owned(),
             )),
         )
+        .with_call_id(call_id)
     }
 }
 

@@ -13,6 +13,10 @@ pub const DEFAULT_TRUNCATE_THRESHOLD: usize = 25_000;
 /// Qwen's `DEFAULT_TRUNCATE_TOOL_OUTPUT_LINES`.
 pub const DEFAULT_TRUNCATE_LINES: usize = 1_000;
 
+/// Qwen's `DEFAULT_TOOL_OUTPUT_BATCH_BUDGET`: what the texts of one batch
+/// may total.
+pub const DEFAULT_BATCH_BUDGET: usize = toolpass_core::budget::DEFAULT_BATCH_BUDGET;
+
 /// Qwen's `DEFAULT_SHELL_OUTPUT_THRESHOLD`: `run_shell_command`'s budget
 /// when the session sets no threshold of its own.
 pub const DEFAULT_SHELL_OUTPUT_THRESHOLD: usize = 30_000;
@@ -29,6 +33,9 @@ pub struct SessionConfig {
     pub truncate_threshold: usize,
     /// Lines above which a result is truncated.
     pub truncate_lines: usize,
+    /// UTF-16 units the texts of one batch may total (Qwen's
+    /// `toolOutputBatchBudget`); 0: no budget.
+    pub batch_budget: usize,
     /// `run_shell_command`'s budget in characters: Qwen's
     /// `getShellOutputThreshold`, the session's threshold when it sets one,
     /// else [`DEFAULT_SHELL_OUTPUT_THRESHOLD`].
@@ -82,6 +89,7 @@ impl Default for SessionConfig {
         SessionConfig {
             truncate_threshold: DEFAULT_TRUNCATE_THRESHOLD,
             truncate_lines: DEFAULT_TRUNCATE_LINES,
+            batch_budget: DEFAULT_BATCH_BUDGET,
             shell_output_threshold: DEFAULT_SHELL_OUTPUT_THRESHOLD,
             disabled_tools: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,

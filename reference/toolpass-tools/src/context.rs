@@ -171,6 +171,9 @@ pub struct InvocationContext {
     pub cancellation: Cancellation,
     updates: Arc<dyn UpdateSink>,
     notices: Arc<dyn NoticeSink>,
+    /// The call's id in its session: what a persisted result is named
+    /// after (Qwen's `<call id>.txt`).
+    call_id: String,
 }
 
 impl InvocationContext {
@@ -185,7 +188,21 @@ impl InvocationContext {
             cancellation,
             updates,
             notices,
+            call_id: detached_call_id(),
         }
+    }
+
+    /// The same context for the call `call_id`.
+    #[must_use]
+    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = call_id.into();
+        self
+    }
+
+    /// The call's id in its session.
+    #[must_use]
+    pub fn call_id(&self) -> &str {
+        &self.call_id
     }
 
     /// A context nobody watches: never cancelled, updates and notices
@@ -196,6 +213,7 @@ impl InvocationContext {
             cancellation: Cancellation::default(),
             updates: Arc::new(Nowhere),
             notices: Arc::new(Nowhere),
+            call_id: detached_call_id(),
         }
     }
 
@@ -211,10 +229,19 @@ impl InvocationContext {
     }
 }
 
+/// A call id for a call nobody named (tests, benches): unique in the
+/// process, so two such calls never persist to the same file.
+fn detached_call_id() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("call-{n}")
+}
+
 impl std::fmt::Debug for InvocationContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("InvocationContext")
             .field("cancellation", &self.cancellation)
+            .field("call_id", &self.call_id)
             .finish_non_exhaustive()
     }
 }

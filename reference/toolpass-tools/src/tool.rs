@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use toolpass_core::approval::Permission;
 use toolpass_core::shell_read_only::Safety;
+use toolpass_core::truncate::Keep;
 
 use crate::confirmation::{Confirmation, EditConfirmation};
 use crate::context::InvocationContext;
@@ -105,6 +106,12 @@ pub trait Tool: Send + Sync {
     /// session's (Qwen's `maxOutputChars`, which may read the settings).
     fn max_output_chars(&self, _workspace: &Workspace) -> Option<usize> {
         None
+    }
+    /// Which end of an output over its limits the scheduler's cut keeps
+    /// (Qwen's `truncateKeep`): both, unless the tool knows its output is
+    /// read from one end.
+    fn truncate_keep(&self) -> Keep {
+        Keep::Both
     }
     /// Validates `args` and returns the invocation to run.
     ///
@@ -241,6 +248,11 @@ pub trait DeclarativeTool: Send + Sync {
         None
     }
 
+    /// See [`Tool::truncate_keep`].
+    fn truncate_keep(&self) -> Keep {
+        Keep::Both
+    }
+
     /// See [`Tool::classifier_input`].
     fn classifier_input(&self, _args: &Value, _workspace: &Workspace) -> Map<String, Value> {
         Map::new()
@@ -312,6 +324,10 @@ impl<T: DeclarativeTool> Tool for Declared<T> {
 
     fn max_output_chars(&self, workspace: &Workspace) -> Option<usize> {
         self.tool.max_output_chars(workspace)
+    }
+
+    fn truncate_keep(&self) -> Keep {
+        self.tool.truncate_keep()
     }
 
     fn classifier_input(&self, args: &Value, workspace: &Workspace) -> Map<String, Value> {

@@ -57,6 +57,10 @@ pub struct Workspace {
     config: SessionConfig,
     read_cache: Mutex<FileReadCache>,
     faults: Faults,
+    /// Bytes of tool results persisted whole so far (Qwen's session disk
+    /// budget): checked and added under one lock, so parallel calls of a
+    /// batch cannot pass the budget together.
+    persisted_bytes: Mutex<u64>,
 }
 
 impl Workspace {
@@ -76,6 +80,7 @@ impl Workspace {
             config,
             read_cache: Mutex::default(),
             faults: Faults::default(),
+            persisted_bytes: Mutex::default(),
         })
     }
 
@@ -152,5 +157,13 @@ impl Workspace {
     #[must_use]
     pub fn faults(&self) -> &Faults {
         &self.faults
+    }
+
+    /// The bytes of tool results persisted so far, locked: the persist
+    /// gates check their budget and count a write under this lock.
+    pub fn persisted_bytes(&self) -> MutexGuard<'_, u64> {
+        self.persisted_bytes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use serde_json::{Map, Value, json};
 use toolpass_protocol::method::{self, Method, NotificationMethod};
 use toolpass_protocol::{
-    ApprovalMode, BatchCall, BatchParams, BatchResult, CallContext, CancelledParams,
+    ApprovalMode, BatchBudget, BatchCall, BatchParams, BatchResult, CallContext, CancelledParams,
     ConfirmOutcome, ConfirmParams, Confirmation, DeferredToolsModel, DiffStat, EmptyResult,
     ErrorCode, FaultParams, FaultPoint, Feature, Implementation, InitializeParams,
     InitializeResult, LogLevel, LogMessageParams, McpServerConfig, Message, NoticeParams,
@@ -302,6 +302,16 @@ fn results_round_trip() {
     }
     check_result::<method::Batch>(BatchResult {
         results: every_outcome(),
+        budget: None,
+    });
+    check_result::<method::Batch>(BatchResult {
+        results: every_outcome(),
+        budget: Some(BatchBudget {
+            budget: 200_000,
+            before: 612_040,
+            after: 199_998,
+            reduced: 2,
+        }),
     });
     check_result::<method::Fault>(EmptyResult {});
     check_result::<method::SessionClose>(EmptyResult {});

@@ -43,8 +43,8 @@ mod tests;
 pub use batch::{BatchPlan, BatchReport, Entry, Field, Finalized, Part, Replacement, plan_batch};
 pub use per_tool::{Content, ContentPart, LlmText, SessionLimits, llm_text, tool_limits};
 pub use persist::{
-    Gate, GateSkip, PersistTarget, StubNote, gate_text, is_already_truncated, persist_gate,
-    persist_target, persisted_stub,
+    Gate, GateSkip, PersistTarget, StubNote, error_gate, gate_text, is_already_truncated,
+    persist_gate, persist_target, persisted_stub,
 };
 
 /// What Qwen adds to the session's threshold before a single result is
@@ -72,7 +72,7 @@ pub const GATE_EXEMPT_TOOLS: [&str; 4] =
     ["exec", "read_file", "read_mcp_resource", "enter_plan_mode"];
 
 /// UTF-16 length of `text`.
-pub(crate) fn units(text: &str) -> usize {
+pub fn units(text: &str) -> usize {
     crate::truncate::measure::units(text.as_bytes())
 }
 

@@ -114,6 +114,36 @@ pub fn persist_gate(tool: &str, text: &str, output_budget_applied: bool, thresho
     if is_already_truncated(text) {
         return Gate::Pass(GateSkip::AlreadyTruncated);
     }
+    if within_gate(text, threshold) {
+        return Gate::Pass(GateSkip::WithinThreshold);
+    }
+    Gate::Persist
+}
+
+/// Whether a failure's message is persisted: Qwen's error gate
+/// (`coreToolScheduler.ts`, after a failed call). Only `exec` is exempt
+/// there, and a message the tool already bounded (`bounded`: it held its
+/// output to budget and the message is that output) passes.
+#[must_use]
+pub fn error_gate(tool: &str, message: &str, bounded: bool, threshold: usize) -> Gate {
+    if tool == "exec" {
+        return Gate::Pass(GateSkip::Exempt);
+    }
+    if bounded {
+        return Gate::Pass(GateSkip::OutputBudgetApplied);
+    }
+    if is_already_truncated(message) {
+        return Gate::Pass(GateSkip::AlreadyTruncated);
+    }
+    if within_gate(message, threshold) {
+        return Gate::Pass(GateSkip::WithinThreshold);
+    }
+    Gate::Persist
+}
+
+/// Not longer than `threshold` plus [`GATE_HEADROOM`]; a threshold of 0
+/// (Qwen's "not positive") is infinite.
+fn within_gate(text: &str, threshold: usize) -> bool {
     let gate = if threshold == 0 {
         usize::MAX
     } else {
@@ -121,10 +151,7 @@ pub fn persist_gate(tool: &str, text: &str, output_budget_applied: bool, thresho
     };
     // A UTF-16 length never exceeds the UTF-8 length, so a short text is not
     // counted.
-    if text.len() <= gate || units(text) <= gate {
-        return Gate::Pass(GateSkip::WithinThreshold);
-    }
-    Gate::Persist
+    text.len() <= gate || units(text) <= gate
 }
 
 /// Why a stub names no file: the note Qwen puts where the path would be.

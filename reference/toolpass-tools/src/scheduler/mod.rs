@@ -16,7 +16,11 @@
 //! before the tool starts, and once it returns. The `call.park` fault point
 //! parks a call when it starts executing until it is cancelled.
 
+mod batch;
 mod lookup;
+
+pub use batch::{BatchCall, BatchOutcome, MAX_CONCURRENCY, hold_batch, schedule_batch};
+pub use toolpass_core::budget::BatchReport;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -29,7 +33,7 @@ use crate::confirmation::{Answer, Confirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::faults::FaultPoint;
-use crate::output_budget;
+use crate::output_budget::{self, persist};
 use crate::result::{Budget, Display, Failure, FileDiff, ToolResult};
 use crate::session::Session;
 use crate::tool::{Invocation, Tool};
@@ -60,6 +64,10 @@ pub struct CallOutcome {
     pub result: ToolResult,
     /// The spill file holding the untruncated output.
     pub persisted_output_path: Option<PathBuf>,
+    /// A gate cut or replaced the text (with or without a file): the batch
+    /// budget then saves nothing more of it (Qwen's decided
+    /// `persistedOutputFiles`).
+    pub cut: bool,
     /// The call was cancelled: declined by the user, or cancelled by the
     /// client. `result` says what the model is told.
     pub cancelled: bool,
@@ -113,9 +121,25 @@ impl Pending {
 }
 
 /// Runs the tool `name` with `arguments` in `session`, or stops where the
-/// approval mode says the user must be asked.
+/// approval mode says the user must be asked. A call on its own is a batch
+/// of one: its result is held to the batch budget too, as Qwen's scheduler
+/// holds every completed batch.
 #[must_use]
 pub fn schedule(
+    session: &Session,
+    name: &str,
+    arguments: &Value,
+    context: &InvocationContext,
+) -> Scheduled {
+    let mut scheduled = schedule_one(session, name, arguments, context);
+    if let Scheduled::Done(outcome) = &mut scheduled {
+        hold_batch(session, &mut [(context.call_id(), name, outcome)]);
+    }
+    scheduled
+}
+
+/// [`schedule`] without the batch budget: a call of a batch.
+fn schedule_one(
     session: &Session,
     name: &str,
     arguments: &Value,
@@ -146,7 +170,10 @@ pub fn schedule(
     tracing::debug!(tool = name, "call");
     let invocation = match tool.build(arguments, session) {
         Ok(invocation) => invocation,
-        Err(error) => return Scheduled::Done(finish(session, tool.as_ref(), Err(error.into()))),
+        Err(error) => {
+            let failure = Err(error.into());
+            return Scheduled::Done(finish(session, tool.as_ref(), failure, context));
+        }
     };
     let mode = session.approval_mode();
     let plan_shell = (mode == ApprovalMode::Plan)
@@ -184,7 +211,9 @@ pub fn schedule(
     // would fail anyway fails with its own error, in every mode.
     let confirmation = match invocation.confirmation(session) {
         Ok(confirmation) => confirmation,
-        Err(failure) => return Scheduled::Done(finish(session, tool.as_ref(), Err(failure))),
+        Err(failure) => {
+            return Scheduled::Done(finish(session, tool.as_ref(), Err(failure), context));
+        }
     };
     // A shell command plan mode judged by its safety is asked, never
     // refused as a kind (Qwen skips `isPlanModeBlocked` for it).
@@ -212,9 +241,22 @@ pub fn schedule(
     }
 }
 
-/// Carries out the user's `answer` to a call that was waiting for it.
+/// Carries out the user's `answer` to a call that was waiting for it; its
+/// result is held to the batch budget as a batch of one.
 #[must_use]
 pub fn confirm(
+    session: &Session,
+    pending: Pending,
+    answer: Answer,
+    context: &InvocationContext,
+) -> CallOutcome {
+    let name = pending.tool.name().to_owned();
+    let mut outcome = confirm_one(session, pending, answer, context);
+    hold_batch(session, &mut [(context.call_id(), &name, &mut outcome)]);
+    outcome
+}
+
+fn confirm_one(
     session: &Session,
     pending: Pending,
     answer: Answer,
@@ -339,11 +381,16 @@ fn run(
             Display::Text(CANCELLED_AFTER_COMPLETION.to_owned()),
         );
     }
-    finish(session, tool, result)
+    finish(session, tool, result, context)
 }
 
 /// The scheduler's treatment of what the tool returned.
-fn finish(session: &Session, tool: &dyn Tool, result: Result<ToolResult, Failure>) -> CallOutcome {
+fn finish(
+    session: &Session,
+    tool: &dyn Tool,
+    result: Result<ToolResult, Failure>,
+    context: &InvocationContext,
+) -> CallOutcome {
     let mut result = result.unwrap_or_else(ToolResult::from);
     // Qwen's scheduler answers a failed call with the error's message, not
     // the tool's llmContent (`createErrorResponse(new Error(
@@ -362,21 +409,50 @@ fn finish(session: &Session, tool: &dyn Tool, result: Result<ToolResult, Failure
     if !result.is_error() && result.llm_content.trim().is_empty() {
         result.llm_content = format!("({} completed with no output)", tool.name());
     }
-    let persisted_output_path = match result.budget.take() {
+    let (persisted_output_path, cut) = match result.budget.take() {
         // The tool held its own output to budget (Qwen's
-        // `outputBudgetApplied`), failure or not.
-        Budget::Applied(spilled) => spilled,
-        Budget::Scheduler if result.is_error() => None,
-        Budget::Scheduler => {
-            let limits = output_budget::scheduler_limits(session, tool);
-            output_budget::hold(session, tool.name(), &limits, &mut result.llm_content)
+        // `outputBudgetApplied`), failure or not: no gate looks again.
+        Budget::Applied(spilled) => {
+            let cut = spilled.is_some();
+            (spilled, cut)
         }
+        Budget::Scheduler => hold(session, tool, &mut result, context.call_id()),
     };
     CallOutcome {
         result,
         persisted_output_path,
+        cut,
         cancelled: false,
     }
+}
+
+/// The first two gates, in Qwen's order: the persist gate (a failure's
+/// message has its own, exempting only `exec`), then, for a success, the
+/// tool's limits. Returns the file written and whether the text changed.
+fn hold(
+    session: &Session,
+    tool: &dyn Tool,
+    result: &mut ToolResult,
+    call_id: &str,
+) -> (Option<PathBuf>, bool) {
+    let text = &result.llm_content;
+    let persisted = if result.is_error() {
+        persist::gate_failure(session, call_id, tool.name(), text, false)
+    } else {
+        persist::gate_result(session, call_id, tool.name(), text, false)
+    };
+    if let Some(persisted) = persisted {
+        result.llm_content = persisted.text;
+        return (persisted.file, true);
+    }
+    if result.is_error() {
+        return (None, false);
+    }
+    let before = result.llm_content.len();
+    let limits = output_budget::scheduler_limits(session, tool);
+    let spilled = output_budget::hold(session, tool.name(), &limits, &mut result.llm_content);
+    let cut = spilled.is_some() || result.llm_content.len() != before;
+    (spilled, cut)
 }
 
 /// A call refused before it ran: the message is what the model reads.
@@ -384,10 +460,11 @@ fn refused(failure: Failure) -> CallOutcome {
     settled(ToolResult::from(failure))
 }
 
-fn settled(result: ToolResult) -> CallOutcome {
+pub(super) fn settled(result: ToolResult) -> CallOutcome {
     CallOutcome {
         result,
         persisted_output_path: None,
+        cut: false,
         cancelled: false,
     }
 }
@@ -397,6 +474,7 @@ fn cancelled(reason: &str, display: Display) -> CallOutcome {
     CallOutcome {
         result: ToolResult::new(format!("[Operation Cancelled] Reason: {reason}"), display),
         persisted_output_path: None,
+        cut: false,
         cancelled: true,
     }
 }

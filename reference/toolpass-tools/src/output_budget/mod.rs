@@ -1,12 +1,24 @@
-//! The output budget: Qwen's `truncateLlmContent`. An output over its
-//! limits is written in full to the session's spill directory (mode 0600:
-//! outputs can hold secrets) and the model gets Qwen's truncated stub with
-//! the file's path, unless the stub would not be shorter.
+//! The output budgets: the writes around the three gates whose arithmetic
+//! is [`toolpass_core::budget`], in the order Qwen's `CoreToolScheduler`
+//! runs them.
 //!
-//! The scheduler holds every result to the tool's limits
-//! ([`scheduler_limits`]); a tool that words its result around the cut
-//! (`run_shell_command` appends notes after it, as Qwen does) applies
-//! [`hold`] itself and says so in its result.
+//! 1. [`persist`]: a single result far over the session's threshold is
+//!    saved whole as `<call id>.txt` and replaced by a stub.
+//! 2. [`hold`]: Qwen's `truncateLlmContent`. An output over its limits is
+//!    written in full to the session's spill directory and the model gets
+//!    Qwen's truncated stub with the file's path, unless the stub would not
+//!    be shorter. The scheduler holds every result to the tool's limits
+//!    ([`scheduler_limits`]); a tool that words its result around the cut
+//!    (`run_shell_command` appends notes after it, as Qwen does) applies
+//!    [`hold`] itself and says so in its result.
+//! 3. The batch budget (the scheduler's `hold_batch`): the texts of a
+//!    completed batch held to the session's budget, saved with
+//!    [`persist::save`].
+//!
+//! Every file is mode 0600 in the session's 0700 spill directory: outputs
+//! can hold secrets.
+
+pub mod persist;
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -14,28 +26,29 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use toolpass_core::truncate::{Keep, Limits, truncate};
+use toolpass_core::budget::{SessionLimits, tool_limits};
+use toolpass_core::truncate::{Limits, truncate};
 
 use crate::tool::Tool;
 use crate::workspace::Workspace;
 
 /// The scheduler's per-tool limits: the tool's own `maxOutputChars` with no
-/// line cap, or the session's threshold and line cap.
+/// line cap, or the session's threshold and line cap; the tool's
+/// `truncateKeep`.
 #[must_use]
 pub fn scheduler_limits(workspace: &Workspace, tool: &dyn Tool) -> Limits {
-    match tool.max_output_chars(workspace) {
-        Some(max) => Limits {
-            threshold: max,
-            lines: None,
-            keep: Keep::Both,
-            preview_chars: None,
-        },
-        None => Limits {
-            threshold: workspace.config().truncate_threshold,
-            lines: Some(workspace.config().truncate_lines),
-            keep: Keep::Both,
-            preview_chars: None,
-        },
+    tool_limits(
+        session_limits(workspace),
+        tool.max_output_chars(workspace),
+        Some(tool.truncate_keep()),
+    )
+}
+
+/// The session's threshold and line cap.
+fn session_limits(workspace: &Workspace) -> SessionLimits {
+    SessionLimits {
+        threshold: workspace.config().truncate_threshold,
+        lines: workspace.config().truncate_lines,
     }
 }
 
