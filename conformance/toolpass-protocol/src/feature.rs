@@ -29,6 +29,11 @@ open_vocabulary! {
         /// long on its own. A testing aid the reference offers; a real tool
         /// layer need not.
         CallPark => "call.park",
+        /// Armed with `times: N`, the next N calls to start executing wait
+        /// until all N have started (each fails, saying so, when they do
+        /// not within seconds), so a scenario proves that a batch's calls
+        /// run at once by their effect rather than by a clock.
+        CallRendezvous => "call.rendezvous",
     }
 }
 
@@ -104,6 +109,7 @@ impl Feature {
         Feature::Fault(FaultPoint::FsStat),
         Feature::Fault(FaultPoint::McpDisconnect),
         Feature::Fault(FaultPoint::CallPark),
+        Feature::Fault(FaultPoint::CallRendezvous),
         Feature::Confirm,
         Feature::Cancel,
         Feature::Updates,

@@ -274,6 +274,12 @@ impl Server {
     fn batch(&mut self, request: &mut Request) -> Result<Queue, ResponseError> {
         let params = request.take_params::<method::Batch>()?;
         let queue = self.queue(Some(&params.session_id))?;
+        if params.calls.is_empty() {
+            return Err(ResponseError::invalid_params(
+                method::BATCH,
+                "calls: a batch needs at least one call",
+            ));
+        }
         let mut seen = std::collections::HashSet::new();
         for (i, call) in params.calls.iter().enumerate() {
             if !seen.insert(call.call_id.as_str()) {

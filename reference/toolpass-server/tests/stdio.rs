@@ -209,7 +209,15 @@ fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
         (
             "toolpass/batch",
             json!({"sessionId": session, "calls": []}),
-            -32601,
+            -32602,
+        ),
+        (
+            "toolpass/batch",
+            json!({"sessionId": session, "calls": [
+                {"callId": "twice", "name": "ls", "arguments": {}},
+                {"callId": "twice", "name": "ls", "arguments": {}},
+            ]}),
+            -32602,
         ),
         // A confirmation of a call that awaits none names what is wrong.
         (

@@ -16,9 +16,15 @@
 //! - `call.park`: the next call parks when it starts executing, sends one
 //!   update, and waits until it is cancelled, so a scenario can cancel a
 //!   call in flight deterministically (the scheduler does the parking).
+//! - `call.rendezvous`: armed `times: N`, the next N calls to start
+//!   executing each wait until all N have started, so a scenario proves
+//!   that the calls of a batch run at once by their effect, not by a
+//!   clock: calls run one after another never meet, and each fails after
+//!   [`RENDEZVOUS_WAIT`] saying so.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// The bytes the simulated other writer of `write.before_commit` appends.
 pub const CONCURRENT_WRITE: &str = "toolpass: concurrent write\n";
@@ -37,16 +43,25 @@ pub enum FaultPoint {
     /// `call.park`: the next call parks when it starts executing until it
     /// is cancelled (or the client's input ends).
     CallPark,
+    /// `call.rendezvous`: the next `times` calls wait for each other when
+    /// they start executing.
+    CallRendezvous,
 }
+
+/// How long a call waits at `call.rendezvous` for the others: far longer
+/// than calls started together take to arrive, so only calls that do not
+/// run at once miss it.
+pub const RENDEZVOUS_WAIT: Duration = Duration::from_secs(10);
 
 impl FaultPoint {
     /// Every point this implementation supports.
-    pub const ALL: [FaultPoint; 5] = [
+    pub const ALL: [FaultPoint; 6] = [
         FaultPoint::FsStat,
         FaultPoint::WriteBeforeCommit,
         FaultPoint::DeclarationsUpdate,
         FaultPoint::McpDisconnect,
         FaultPoint::CallPark,
+        FaultPoint::CallRendezvous,
     ];
 
     /// The point's protocol name.
@@ -58,6 +73,7 @@ impl FaultPoint {
             FaultPoint::DeclarationsUpdate => "declarations.update",
             FaultPoint::McpDisconnect => "mcp.disconnect",
             FaultPoint::CallPark => "call.park",
+            FaultPoint::CallRendezvous => "call.rendezvous",
         }
     }
 
@@ -79,6 +95,38 @@ struct Arming {
 #[derive(Debug, Default)]
 pub struct Faults {
     armed: Mutex<HashMap<FaultPoint, Arming>>,
+    /// `call.rendezvous`: how many calls are to meet, how many have come.
+    rendezvous: Mutex<Rendezvous>,
+    met: Condvar,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Rendezvous {
+    size: u32,
+    arrived: u32,
+}
+
+/// A `call.rendezvous` the others did not come to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Missed {
+    /// Calls that had arrived when the wait ended.
+    pub arrived: u32,
+    /// Calls armed to meet.
+    pub size: u32,
+}
+
+impl Missed {
+    /// What the model reads.
+    #[must_use]
+    pub fn message(self) -> String {
+        format!(
+            "call.rendezvous: {} of {} calls had started after {} s; the calls armed to meet did \
+             not run at once",
+            self.arrived,
+            self.size,
+            RENDEZVOUS_WAIT.as_secs()
+        )
+    }
 }
 
 impl Faults {
@@ -93,6 +141,39 @@ impl Faults {
     pub fn arm_after(&self, point: FaultPoint, skip: u32, times: u32) {
         let mut armed = self.armed.lock().unwrap_or_else(PoisonError::into_inner);
         armed.insert(point, Arming { skip, times });
+        if point == FaultPoint::CallRendezvous {
+            *self.rendezvous.lock().unwrap_or_else(PoisonError::into_inner) = Rendezvous {
+                size: times,
+                arrived: 0,
+            };
+        }
+    }
+
+    /// Arrives at `call.rendezvous` and waits up to `wait` until every call
+    /// armed to meet has arrived.
+    ///
+    /// # Errors
+    /// [`Missed`] when the wait ended first.
+    pub fn meet(&self, wait: Duration) -> Result<(), Missed> {
+        let deadline = Instant::now() + wait;
+        let mut state = self.rendezvous.lock().unwrap_or_else(PoisonError::into_inner);
+        state.arrived += 1;
+        self.met.notify_all();
+        while state.arrived < state.size {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Missed {
+                    arrived: state.arrived,
+                    size: state.size,
+                });
+            }
+            state = self
+                .met
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        Ok(())
     }
 
     /// Whether `point` fires now; consumes one hit.
@@ -134,6 +215,24 @@ mod tests {
         faults.arm_after(FaultPoint::FsStat, 2, 1);
         let hits: Vec<bool> = (0..4).map(|_| faults.fire(FaultPoint::FsStat)).collect();
         assert_eq!(hits, [false, false, true, false]);
+    }
+
+    #[test]
+    fn a_rendezvous_lets_calls_on_together_and_reports_one_left_alone() {
+        let faults = Faults::default();
+        faults.arm(FaultPoint::CallRendezvous, 3);
+        std::thread::scope(|scope| {
+            let waiting: Vec<_> = (0..3)
+                .map(|_| scope.spawn(|| faults.meet(Duration::from_secs(10))))
+                .collect();
+            for call in waiting {
+                assert_eq!(call.join().unwrap(), Ok(()));
+            }
+        });
+        faults.arm(FaultPoint::CallRendezvous, 2);
+        let missed = faults.meet(Duration::from_millis(20)).unwrap_err();
+        assert_eq!(missed, Missed { arrived: 1, size: 2 });
+        assert!(missed.message().starts_with("call.rendezvous: 1 of 2 calls"));
     }
 
     #[test]

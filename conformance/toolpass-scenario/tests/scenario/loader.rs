@@ -245,7 +245,7 @@ fn load_dir_reports_every_problem_of_every_file_before_anything_runs() {
         check_dir(&dir),
         "<dir>/edit/two.yaml:3:12: unknown feature `edt`: known features are sessions, \
          prior_read, fault:declarations.update, fault:write.before_commit, fault:fs.stat, \
-         fault:mcp.disconnect, fault:call.park, confirm, cancel, updates, batch, notices, \
+         fault:mcp.disconnect, fault:call.park, fault:call.rendezvous, confirm, cancel, updates, batch, notices, \
          deferred_tools, deferred_tools:reveal, deferred_tools:proxy, mcp, background_shell, \
          shell_pty, spill_files, collab_tools, classifier_input\n\
          <dir>/edit/two.yaml:6:27: the regex \"(\" does not compile: unclosed group\n\

@@ -32,7 +32,7 @@ use toolpass_core::approval::{self, ApprovalMode, Gate, PlanShell};
 use crate::confirmation::{Answer, Confirmation};
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
-use crate::faults::FaultPoint;
+use crate::faults::{FaultPoint, RENDEZVOUS_WAIT};
 use crate::output_budget::{self, persist};
 use crate::result::{Budget, Display, Failure, FileDiff, ToolResult};
 use crate::session::Session;
@@ -373,6 +373,12 @@ fn run(
             CANCELLED_BEFORE_COMPLETION,
             Display::Text(PARKED.to_owned()),
         );
+    }
+    if session.faults().fire(FaultPoint::CallRendezvous)
+        && let Err(missed) = session.faults().meet(RENDEZVOUS_WAIT)
+    {
+        let failure = Failure::new(ToolErrorCode::ExecutionFailed, missed.message());
+        return finish(session, tool, Err(failure), context);
     }
     let result = invocation.execute(session, context);
     if context.cancellation.is_requested() {
