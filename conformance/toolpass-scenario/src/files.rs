@@ -220,6 +220,10 @@ struct FileFields {
     /// UTF-8 text; placeholders are substituted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     text: Option<Located<String>>,
+    /// With `text`: the text this many times over (a file of 28 001
+    /// characters is `{text: "x", repeat: 28001}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    repeat: Option<u64>,
     /// Bytes, in standard base64 with padding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     base64: Option<Located<String>>,
@@ -238,6 +242,9 @@ struct ExpectationFields {
     /// The exact text; placeholders are substituted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     text: Option<Located<String>>,
+    /// With `text`: the text this many times over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    repeat: Option<u64>,
     /// The exact bytes, in standard base64 with padding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     base64: Option<Located<String>>,
@@ -258,6 +265,33 @@ struct ExpectationFields {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 2))]
     any_of: Option<Vec<FileExpectation>>,
+}
+
+/// The most a `repeat` may make: a scenario is data, and a typo in a count
+/// must not fill the runner's memory.
+pub(crate) const MAX_REPEATED_BYTES: u64 = 64 << 20;
+
+/// `text` repeated `times` over, within [`MAX_REPEATED_BYTES`].
+fn repeated<E: de::Error>(
+    text: Option<Located<String>>,
+    times: Option<u64>,
+) -> Result<Option<Located<String>>, E> {
+    let Some(times) = times else { return Ok(text) };
+    let Some(text) = text else {
+        return Err(E::custom(
+            "repeat goes with text: {text: \"x\", repeat: 28001}",
+        ));
+    };
+    let bytes = (text.len() as u64).saturating_mul(times);
+    if bytes > MAX_REPEATED_BYTES {
+        return Err(E::custom(format!(
+            "repeat: {times} times {} bytes is {bytes} bytes, over the {} MiB a scenario may make",
+            text.len(),
+            MAX_REPEATED_BYTES >> 20
+        )));
+    }
+    let count = usize::try_from(times).map_err(E::custom)?;
+    Ok(Some(Located::new(text.repeat(count), text.pos)))
 }
 
 fn content<E: de::Error>(
@@ -316,7 +350,8 @@ impl<'de> Deserialize<'de> for EntryForm {
 
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<EntryForm, A::Error> {
                 let fields: FileFields = map_access(map)?;
-                let content = content::<A::Error>(fields.text, fields.base64, fields.symlink)?
+                let text = repeated::<A::Error>(fields.text, fields.repeat)?;
+                let content = content::<A::Error>(text, fields.base64, fields.symlink)?
                     .ok_or_else(|| de::Error::custom("give one of text, base64 and symlink"))?;
                 if matches!(content, Content::Symlink(_)) && fields.mode.is_some() {
                     return Err(de::Error::custom("a symlink has no mode of its own"));
@@ -355,6 +390,7 @@ impl Serialize for FileEntry {
                 let (text, base64, symlink) = fields_of(content);
                 FileFields {
                     text,
+                    repeat: None,
                     base64,
                     symlink,
                     mode,
@@ -417,7 +453,8 @@ impl<'de> Deserialize<'de> for ExpectationForm {
 
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ExpectationForm, A::Error> {
                 let fields: ExpectationFields = map_access(map)?;
-                let content = content::<A::Error>(fields.text, fields.base64, fields.symlink)?;
+                let text = repeated::<A::Error>(fields.text, fields.repeat)?;
+                let content = content::<A::Error>(text, fields.base64, fields.symlink)?;
                 let expectation = FileExpectation {
                     content,
                     matches: fields.matches,
@@ -505,6 +542,7 @@ impl Serialize for FileExpectation {
                     self.content.as_ref().map_or((None, None, None), fields_of);
                 ExpectationFields {
                     text,
+                    repeat: None,
                     base64,
                     symlink,
                     matches: self.matches.clone(),

@@ -397,7 +397,11 @@ fn matchers_mut(scenario: &mut Scenario) -> Vec<(usize, &mut Matcher)> {
         let n = i + 1;
         let expects = match &mut step.value.kind {
             StepKind::Call(call) => vec![&mut call.expect],
-            StepKind::Batch(calls) => calls.iter_mut().map(|c| &mut c.value.expect).collect(),
+            StepKind::Batch(batch) => batch
+                .calls
+                .iter_mut()
+                .map(|c| &mut c.value.expect)
+                .collect(),
             StepKind::Confirm(confirm) => vec![&mut confirm.expect],
             StepKind::Join(join) => vec![&mut join.expect],
             StepKind::Cancel(cancel) => vec![&mut cancel.expect],

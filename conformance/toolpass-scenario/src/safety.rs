@@ -19,7 +19,8 @@ pub(crate) fn design_dependent(scenario: &Scenario) -> Vec<(Pos, String)> {
     for step in &scenario.steps {
         let expects: Vec<(Pos, &Expect)> = match &step.kind {
             StepKind::Call(call) => call.expect.iter().map(|e| (call.tool.pos, e)).collect(),
-            StepKind::Batch(calls) => calls
+            StepKind::Batch(batch) => batch
+                .calls
                 .iter()
                 .filter_map(|c| c.expect.as_ref().map(|e| (c.tool.pos, e)))
                 .collect(),

@@ -125,7 +125,9 @@ impl Scenario {
                 StepKind::Call(call) => {
                     called.insert(call.tool.as_str());
                 }
-                StepKind::Batch(calls) => called.extend(calls.iter().map(|c| c.tool.as_str())),
+                StepKind::Batch(batch) => {
+                    called.extend(batch.calls.iter().map(|c| c.tool.as_str()));
+                }
                 StepKind::ExpectTools(expect) => {
                     excluded.extend(expect.excludes.iter().map(|t| t.as_str()));
                 }

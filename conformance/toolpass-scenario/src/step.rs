@@ -50,7 +50,7 @@ pub enum StepKind {
     Cancel(Cancel),
     /// `batch: [calls]`: one `toolpass/batch`; each call has its own
     /// `expect`, judged against its result.
-    Batch(Vec<Located<Call>>),
+    Batch(Batch),
     /// `confirm: <outcome>`: answers a call that awaits confirmation.
     Confirm(Confirm),
     /// `fs: <action or list>`: the world changes the sandbox behind the
@@ -70,6 +70,16 @@ pub enum StepKind {
     WaitUpdate(WaitUpdate),
     /// `capture: {name: regex}`: binds variables from the last Outcome.
     Capture(Capture),
+}
+
+/// A `toolpass/batch` step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    /// The calls, in the model's order.
+    pub calls: Vec<Located<Call>>,
+    /// `budget: {...}`: a JSON subset of the result's `budget` (the batch
+    /// budget's account: `budget`, `before`, `after`, `reduced`).
+    pub budget: Option<Json>,
 }
 
 /// A tool call, on its own or in a batch.
@@ -284,7 +294,7 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("call", &["id", "args", "expect", "async"]),
     ("join", &["expect", "timeout_ms"]),
     ("cancel", &["reason", "expect", "timeout_ms"]),
-    ("batch", &[]),
+    ("batch", &["budget"]),
     (
         "confirm",
         &["call_id", "modified_content", "answers", "expect"],
@@ -331,6 +341,10 @@ struct RawStep {
     /// A `toolpass/batch` of these calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     batch: Option<Vec<Located<Call>>>,
+    /// With `batch`: a JSON subset of the batch budget's account
+    /// (`{budget, before, after, reduced}`, UTF-16 units).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    budget: Option<Json>,
     /// Answers a call awaiting confirmation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     confirm: Option<ConfirmOutcome>,
@@ -387,7 +401,7 @@ struct RawStep {
 impl RawStep {
     /// The keys present, in `KINDS` order for the kinds.
     fn present(&self) -> Vec<&'static str> {
-        let keys: [(&'static str, bool); 25] = [
+        let keys: [(&'static str, bool); 26] = [
             ("call", self.call.is_some()),
             ("join", self.join.is_some()),
             ("cancel", self.cancel.is_some()),
@@ -412,6 +426,7 @@ impl RawStep {
             ("kind", self.kind.is_some()),
             ("timeout_ms", self.timeout_ms.is_some()),
             ("from", self.from.is_some()),
+            ("budget", self.budget.is_some()),
             ("level", self.level.is_some()),
         ];
         keys.into_iter()
@@ -475,7 +490,10 @@ impl RawStep {
                 expect: self.expect,
                 timeout_ms: self.timeout_ms,
             }),
-            "batch" => StepKind::Batch(self.batch.unwrap_or_default()),
+            "batch" => StepKind::Batch(Batch {
+                calls: self.batch.unwrap_or_default(),
+                budget: self.budget,
+            }),
             "confirm" => StepKind::Confirm(Confirm {
                 outcome: self.confirm.unwrap_or(ConfirmOutcome::ProceedOnce),
                 call_id: self.call_id,
@@ -540,7 +558,10 @@ impl RawStep {
                 raw.expect = cancel.expect.clone();
                 raw.timeout_ms = cancel.timeout_ms;
             }
-            StepKind::Batch(calls) => raw.batch = Some(calls.clone()),
+            StepKind::Batch(batch) => {
+                raw.batch = Some(batch.calls.clone());
+                raw.budget = batch.budget.clone();
+            }
             StepKind::Confirm(confirm) => {
                 raw.confirm = Some(confirm.outcome);
                 raw.call_id = confirm.call_id.clone();
@@ -636,6 +657,7 @@ impl<'de> Visitor<'de> for RawStepVisitor {
                 wait_update,
                 capture,
                 from,
+                budget,
                 level
             );
         }

@@ -75,6 +75,35 @@ struct Checker {
 }
 
 impl Checker {
+    /// A batch's `budget:`: a map of the account's members, each a
+    /// non-negative integer.
+    fn batch_budget(&mut self, pos: Pos, budget: &serde_json::Value) {
+        const MEMBERS: [&str; 4] = ["budget", "before", "after", "reduced"];
+        let Some(map) = budget.as_object() else {
+            self.report(
+                pos,
+                "budget: expected a map of budget, before, after, reduced",
+            );
+            return;
+        };
+        for (key, value) in map {
+            if !MEMBERS.contains(&key.as_str()) {
+                self.report(
+                    pos,
+                    format!(
+                        "budget: unknown member `{key}`: the account has {}",
+                        MEMBERS.join(", ")
+                    ),
+                );
+            } else if !value.is_u64() {
+                self.report(
+                    pos,
+                    format!("budget.{key}: expected a non-negative integer, got {value}"),
+                );
+            }
+        }
+    }
+
     fn report(&mut self, pos: Pos, message: impl Into<String>) {
         self.problems.push(Problem {
             pos,
@@ -169,11 +198,14 @@ impl Checker {
                 }
                 self.timeout(wait.timeout_ms, pos);
             }
-            StepKind::Batch(calls) => {
-                if calls.is_empty() {
+            StepKind::Batch(batch) => {
+                if batch.calls.is_empty() {
                     self.report(pos, "a batch needs at least one call");
                 }
-                for call in calls {
+                if let Some(budget) = &batch.budget {
+                    self.batch_budget(pos, budget.value());
+                }
+                for call in &batch.calls {
                     if call.run_async {
                         self.report(
                             call.tool.pos,

@@ -142,7 +142,10 @@ impl Faults {
         let mut armed = self.armed.lock().unwrap_or_else(PoisonError::into_inner);
         armed.insert(point, Arming { skip, times });
         if point == FaultPoint::CallRendezvous {
-            *self.rendezvous.lock().unwrap_or_else(PoisonError::into_inner) = Rendezvous {
+            *self
+                .rendezvous
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Rendezvous {
                 size: times,
                 arrived: 0,
             };
@@ -156,7 +159,10 @@ impl Faults {
     /// [`Missed`] when the wait ended first.
     pub fn meet(&self, wait: Duration) -> Result<(), Missed> {
         let deadline = Instant::now() + wait;
-        let mut state = self.rendezvous.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut state = self
+            .rendezvous
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         state.arrived += 1;
         self.met.notify_all();
         while state.arrived < state.size {
@@ -231,8 +237,18 @@ mod tests {
         });
         faults.arm(FaultPoint::CallRendezvous, 2);
         let missed = faults.meet(Duration::from_millis(20)).unwrap_err();
-        assert_eq!(missed, Missed { arrived: 1, size: 2 });
-        assert!(missed.message().starts_with("call.rendezvous: 1 of 2 calls"));
+        assert_eq!(
+            missed,
+            Missed {
+                arrived: 1,
+                size: 2
+            }
+        );
+        assert!(
+            missed
+                .message()
+                .starts_with("call.rendezvous: 1 of 2 calls")
+        );
     }
 
     #[test]

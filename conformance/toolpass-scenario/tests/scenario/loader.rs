@@ -61,6 +61,18 @@ fn bad_files() {
             with_head("steps:\n  - call: x\n    args: [a]\n"),
         ),
         (
+            "a repeat past the cap",
+            with_head("files:\n  big.txt: {text: \"xy\", repeat: 100000000}\nsteps: [{call: x}]\n"),
+        ),
+        (
+            "a repeat without text",
+            with_head("files:\n  big.txt: {base64: \"AA==\", repeat: 2}\nsteps: [{call: x}]\n"),
+        ),
+        (
+            "a batch budget with an unknown member",
+            with_head("steps:\n  - batch: [{call: x}]\n    budget: {reduce: 1}\n"),
+        ),
+        (
             "negative timeout",
             with_head("steps:\n  - wait_notice: done\n    timeout_ms: -1\n"),
         ),

@@ -11,7 +11,7 @@ use toolpass_protocol::{
 };
 use toolpass_scenario::{Call, Cancel, Confirm, Fault, Join};
 
-use super::super::judge::{Reply, judge};
+use super::super::judge::{Reply, check_json, judge};
 use super::super::verdict::{CallTiming, Failure, Observed, Verdict};
 use super::{Abort, Player, Running, StepOutcome, abort_verdict, dead, unknown_tool_outcome};
 use crate::{CallError, CallErrorKind};
@@ -215,10 +215,8 @@ impl Player<'_> {
         Ok(failures)
     }
 
-    pub(super) async fn batch(
-        &mut self,
-        calls: &[toolpass_scenario::Located<Call>],
-    ) -> StepOutcome {
+    pub(super) async fn batch(&mut self, step: &toolpass_scenario::Batch) -> StepOutcome {
+        let calls = &step.calls;
         let session = self.session()?;
         let mut batch = Vec::with_capacity(calls.len());
         for call in calls {
@@ -266,6 +264,13 @@ impl Player<'_> {
                 f.what = format!("batch[{}].{}", i + 1, f.what);
                 f
             }));
+        }
+        if let Some(expected) = &step.budget {
+            // An implementation that gives no account fails here with
+            // "budget is absent", as any absent member does.
+            let failure = check_json("budget", expected, value.get("budget"), &self.vars)
+                .map_err(Abort::Scenario)?;
+            failures.extend(failure);
         }
         Ok(failures)
     }

@@ -210,7 +210,7 @@ impl Player<'_> {
             StepKind::Call(call) => self.call(call).await,
             StepKind::Join(join) => self.join(join).await,
             StepKind::Cancel(cancel) => self.cancel(cancel).await,
-            StepKind::Batch(calls) => self.batch(calls).await,
+            StepKind::Batch(batch) => self.batch(batch).await,
             StepKind::Confirm(confirm) => self.confirm(confirm).await,
             StepKind::Fs(actions) => {
                 for action in actions {
@@ -323,7 +323,7 @@ fn label(step: &Step) -> String {
     match &step.kind {
         StepKind::Call(call) if call.run_async => format!("call {} (async)", call.tool.value),
         StepKind::Call(call) => format!("call {}", call.tool.value),
-        StepKind::Batch(calls) => format!("batch ({} calls)", calls.len()),
+        StepKind::Batch(batch) => format!("batch ({} calls)", batch.calls.len()),
         StepKind::Confirm(confirm) => format!("confirm {:?}", confirm.outcome),
         StepKind::Join(join) => format!("join {}", join.call_id.value),
         StepKind::Cancel(cancel) => format!("cancel {}", cancel.call_id.value),
