@@ -462,6 +462,16 @@ fn any_limits() -> impl Strategy<Value = Limits> {
 }
 
 proptest! {
+    /// The units-only kernel counts what the combined one and JavaScript's
+    /// `.length` count, across the kernel's 32-byte rows and 127-row blocks.
+    #[test]
+    fn the_units_kernel_is_utf16_length(content in any_text(), copies in 1usize..200) {
+        let text = content.repeat(copies);
+        let bytes = text.as_bytes();
+        prop_assert_eq!(measure::units(bytes), text.encode_utf16().count());
+        prop_assert_eq!(measure::units(bytes), measure::measure(bytes).units);
+    }
+
     /// The fast walk agrees with the literal model, and every plan is within
     /// budget, whole-character, a prefix plus a suffix plus markers.
     #[test]

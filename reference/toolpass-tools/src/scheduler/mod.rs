@@ -500,6 +500,8 @@ fn plan_blocked(name: &str) -> Failure {
     .display("Plan mode blocked a non-read-only tool call.")
 }
 #[cfg(test)]
+mod batch_tests;
+#[cfg(test)]
 mod deferred_tests;
 
 #[cfg(test)]
