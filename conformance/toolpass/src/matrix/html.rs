@@ -1,15 +1,19 @@
 //! The matrix as one static HTML page: inline CSS, no script, no network
 //! resource, so it can be opened from disk, attached to a CI run or served
-//! as it is. Sections: the scores per level and the safety profile's, the
-//! required score per area,
-//! every scenario × implementation (a failing cell links to its diff), and
-//! the failures' full reports.
+//! as it is. Sections: the area × implementation heatmap ([`heatmap`]),
+//! the scenarios whose verdicts differ ([`differ`]), the scores per level
+//! and the safety profile's, the scores per area, every scenario ×
+//! implementation (a failing cell links to its diff), and the failures'
+//! full reports.
+
+mod differ;
+mod heatmap;
 
 use std::fmt::Write as _;
 
 use toolpass_scenario::Level;
 
-use super::{Cell, Column, Matrix, Row, anchor, score_text};
+use super::{Cell, Column, Matrix, Row, anchor, heat, score_text, slug};
 use crate::report::Score;
 use crate::report::junit::escape;
 use crate::report::text::counted;
@@ -20,7 +24,9 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1f24;background:#f
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.5em 0}
 th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}
-th{background:#f6f8fa;position:sticky;top:0}
+th{background:#f6f8fa}
+thead th{position:sticky;top:0;z-index:1;box-shadow:0 1px 0 #d0d7de}
+tr.group th{background:#eaeef2;font-weight:600}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 code,pre{font:12px/1.35 ui-monospace,monospace}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap}
@@ -28,6 +34,17 @@ pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap}
 .xfail{background:#fff8c5}.xpass{background:#fbefff}.skip,.none{background:#f6f8fa;color:#57606a}
 td a{color:inherit}
 .legend span{display:inline-block;padding:0 .5em;margin-right:.3em;border:1px solid #d0d7de}
+nav a{margin-right:1em}
+figure.heat{margin:1em 0;overflow-x:auto}
+figure.heat svg{display:block;font:13px system-ui,sans-serif}
+figure.heat text{fill:#1b1f24}
+figure.heat text.head{font-weight:600}figure.heat text.ver{fill:#57606a;font-size:12px}
+figure.heat text.count{font-weight:600;font-variant-numeric:tabular-nums}
+figure.heat text.share{font-variant-numeric:tabular-nums}
+figure.heat text.light{fill:#fff}
+figure.heat a:hover rect,figure.heat a:focus rect{stroke:#0969da;stroke-width:2}
+figcaption{max-width:60em;color:#57606a;margin-top:.4em}
+figcaption .legend{display:block;margin-top:.3em}
 ";
 
 /// The whole page.
@@ -50,6 +67,19 @@ pub fn render(matrix: &Matrix) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    out.push_str(
+        "<nav><a href=\"#differ\">Where they differ</a><a href=\"#scores\">Scores</a>\
+         <a href=\"#areas\">By area</a><a href=\"#scenarios\">All scenarios</a>\
+         <a href=\"#failures\">What did not pass</a></nav>\n",
+    );
+    let differing: Vec<&Row> = matrix
+        .rows
+        .iter()
+        .filter(|r| Matrix::verdicts_differ(r))
+        .collect();
+    let areas_differing = differing.iter().map(|r| r.area.as_str()).collect();
+    heatmap::render(&mut out, matrix, &areas_differing);
+    differ::render(&mut out, matrix, &differing);
     scores(&mut out, matrix);
     areas(&mut out, matrix);
     scenarios(&mut out, matrix);
@@ -58,8 +88,9 @@ pub fn render(matrix: &Matrix) -> String {
     out
 }
 
+/// A `<thead>` (sticky while its table scrolls by) naming each column.
 fn header_row(out: &mut String, first: &str, matrix: &Matrix) {
-    let _ = write!(out, "<tr><th>{first}</th>");
+    let _ = write!(out, "<thead><tr><th>{first}</th>");
     for column in &matrix.columns {
         let _ = write!(
             out,
@@ -69,7 +100,7 @@ fn header_row(out: &mut String, first: &str, matrix: &Matrix) {
             escape(&column.version, false)
         );
     }
-    out.push_str("</tr>\n");
+    out.push_str("</tr></thead>\n");
 }
 
 fn scores(out: &mut String, matrix: &Matrix) {
@@ -113,33 +144,32 @@ fn scores(out: &mut String, matrix: &Matrix) {
     out.push_str("</tr>\n</table>\n");
 }
 
-/// `passed/total (percent)`, or `–` when nothing was scored.
+/// `passed/total (percent)`, or `–` when nothing was scored; the percent
+/// rounded down, as the heatmap's.
 fn score_cell(out: &mut String, score: Option<&Score>) {
     let percent = score
         .filter(|s| s.total > 0)
-        .map(|s| {
-            format!(
-                " <small>({:.0}%)</small>",
-                100.0 * s.passed as f64 / s.total as f64
-            )
-        })
+        .map(|s| format!(" <small>({} %)</small>", heat::percent(*s)))
         .unwrap_or_default();
     let _ = write!(out, "<td class=\"n\">{}{percent}</td>", score_text(score));
 }
 
 fn areas(out: &mut String, matrix: &Matrix) {
-    out.push_str("<h2 id=\"areas\">By area</h2>\n<p>Required, then recommended: passed/scored.</p>\n<table>\n");
+    out.push_str("<h2 id=\"areas\">By area</h2>\n<p>The heatmap as a table: required passed (share), then recommended passed/scored.</p>\n<table>\n");
     header_row(out, "area", matrix);
     for area in matrix.areas() {
         let _ = write!(out, "<tr><th>{}</th>", escape(area, false));
         for column in &matrix.columns {
-            let summary = column.areas.get(area);
-            let level = |l: Level| score_text(summary.and_then(|s| s.levels.get(&l)));
+            let recommended = column
+                .areas
+                .get(area)
+                .and_then(|s| s.levels.get(&Level::Recommended));
             let _ = write!(
                 out,
-                "<td class=\"n\">{} · {}</td>",
-                level(Level::Required),
-                level(Level::Recommended)
+                "<td class=\"n\" title=\"{}\">{} · {}</td>",
+                escape(&column.heat(area).describe("required"), true),
+                column.heat(area).text(),
+                score_text(recommended)
             );
         }
         out.push_str("</tr>\n");
@@ -148,21 +178,48 @@ fn areas(out: &mut String, matrix: &Matrix) {
 }
 
 fn scenarios(out: &mut String, matrix: &Matrix) {
-    out.push_str("<h2 id=\"scenarios\">Scenarios</h2>\n<p class=\"legend\">");
+    out.push_str("<h2 id=\"scenarios\">All scenarios</h2>\n");
+    let rows: Vec<&Row> = matrix.rows.iter().collect();
+    grid(out, matrix, &rows, "area", true);
+}
+
+/// A scenario × implementation table of `rows` (sorted by id), under a
+/// verdict legend, with a row heading each area; `prefix` makes the area
+/// rows' ids (`PREFIX_area`) unique to the table. Only one table on the
+/// page gives its rows `row_ids` (`row_scenario`, where each failure's
+/// report links back to). The `_` keeps these ids apart from a failure's
+/// anchor ([`anchor`]): a slug never has one.
+fn grid(out: &mut String, matrix: &Matrix, rows: &[&Row], prefix: &str, row_ids: bool) {
+    out.push_str("<p class=\"legend\">");
     for verdict in Verdict::ALL {
         let _ = write!(out, "<span class=\"{0}\">{0}</span>", verdict.as_str());
     }
     out.push_str("<span class=\"none\">– not run</span></p>\n<table>\n");
-    let _ = write!(out, "<tr><th>scenario</th><th>level</th>");
+    let _ = write!(out, "<thead><tr><th>scenario</th><th>level</th>");
     for column in &matrix.columns {
         let _ = write!(out, "<th>{}</th>", escape(&column.label, false));
     }
-    out.push_str("</tr>\n");
-    for row in &matrix.rows {
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let mut area = None;
+    for row in rows {
+        if area != Some(row.area.as_str()) {
+            area = Some(row.area.as_str());
+            let _ = writeln!(
+                out,
+                "<tr class=\"group\" id=\"{prefix}_{}\"><th colspan=\"{}\">{}</th></tr>",
+                slug(&row.area),
+                matrix.columns.len() + 2,
+                escape(&row.area, false)
+            );
+        }
+        let id = if row_ids {
+            format!(" id=\"{}\"", row_anchor(&row.id))
+        } else {
+            String::new()
+        };
         let _ = write!(
             out,
-            "<tr id=\"s--{}\"><td title=\"{}\"><code>{}</code></td><td>{}</td>",
-            super::slug(&row.id),
+            "<tr{id}><td title=\"{}\"><code>{}</code></td><td>{}</td>",
             escape(&format!("{}\n{}", row.title, row.spec), true),
             escape(&row.id, false),
             row.level.as_str()
@@ -172,7 +229,7 @@ fn scenarios(out: &mut String, matrix: &Matrix) {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n");
+    out.push_str("</tbody>\n</table>\n");
 }
 
 fn cell_html(column: &Column, row: &Row, cell: Option<&Cell>) -> String {
@@ -205,9 +262,9 @@ fn failures(out: &mut String, matrix: &Matrix) {
             any = true;
             let _ = writeln!(
                 out,
-                "<section id=\"{}\"><p><a href=\"#s--{}\">↑</a> <code>{}</code> <span class=\"{}\">{}</span></p>\n<pre>{}</pre></section>",
+                "<section id=\"{}\"><p><a href=\"#{}\">↑</a> <code>{}</code> <span class=\"{}\">{}</span></p>\n<pre>{}</pre></section>",
                 anchor(column, &row.id),
-                super::slug(&row.id),
+                row_anchor(&row.id),
                 escape(&row.id, false),
                 cell.verdict.as_str(),
                 cell.verdict.as_str(),
@@ -218,4 +275,9 @@ fn failures(out: &mut String, matrix: &Matrix) {
             out.push_str("<p>Everything it ran passed.</p>\n");
         }
     }
+}
+
+/// The id of a scenario's row in the full grid.
+fn row_anchor(id: &str) -> String {
+    format!("row_{}", slug(id))
 }

@@ -1,10 +1,9 @@
 //! The matrix as GitHub-flavoured Markdown: the scores per level and the
-//! safety profile's, the required score per area, and the scenarios where the implementations
+//! safety profile's, the required share per area (the page's heatmap in
+//! numbers), and the scenarios where the implementations
 //! do not all pass (the full grid is the HTML page's).
 
 use std::fmt::Write as _;
-
-use toolpass_scenario::Level;
 
 use super::{Matrix, score_text};
 use crate::report::markdown::{code, text};
@@ -47,16 +46,15 @@ pub fn render(matrix: &Matrix) -> String {
     for column in &matrix.columns {
         let _ = write!(out, " {:.1} s |", column.summary.duration.as_secs_f64());
     }
-    out.push_str("\n\nRequired level by area (passed/scored):\n\n");
+    out.push_str(
+        "\n\nRequired scenarios passed by area, as the page's heatmap shows them \
+         (– where none was judged: all skipped, none required, or not run):\n\n",
+    );
     header(&mut out, "area");
     for area in matrix.areas() {
         let _ = write!(out, "| {} |", code(area));
         for column in &matrix.columns {
-            let score = column
-                .areas
-                .get(area)
-                .and_then(|s| s.levels.get(&Level::Required));
-            let _ = write!(out, " {} |", score_text(score));
+            let _ = write!(out, " {} |", column.heat(area).text());
         }
         out.push('\n');
     }
@@ -65,7 +63,11 @@ pub fn render(matrix: &Matrix) -> String {
 }
 
 fn differences(out: &mut String, matrix: &Matrix) {
-    let rows: Vec<_> = matrix.rows.iter().filter(|r| Matrix::differs(r)).collect();
+    let rows: Vec<_> = matrix
+        .rows
+        .iter()
+        .filter(|r| Matrix::not_passed_everywhere(r))
+        .collect();
     let _ = writeln!(
         out,
         "\n{} of {} {} everywhere (✅ pass, ❌ fail, ⚠️ xfail: a listed difference, ➖ skip, ❗ xpass, 💥 crash/timeout/error, – not run):\n",

@@ -1,12 +1,14 @@
 //! `toolpass matrix`: several runs' `--jsonl` reports side by side —
 //! scenario × implementation — as one static HTML page ([`html`]), one
 //! Markdown table ([`markdown`]) and a shields.io endpoint badge per
-//! implementation ([`badge`]).
+//! implementation ([`badge`]). Both documents open with the same area ×
+//! implementation numbers ([`heat`]).
 //!
 //! The matrix is built from the reports alone (what each run recorded),
 //! so it can be rendered long after the runs, on another machine.
 
 pub mod badge;
+pub mod heat;
 pub mod html;
 pub mod markdown;
 
@@ -20,6 +22,7 @@ use toolpass_scenario::{Level, SAFETY_TAG};
 use crate::report::read::ReadReport;
 use crate::report::{Score, Summary, headline, text};
 use crate::run::{ScenarioResult, Verdict};
+use heat::AreaCell;
 
 /// One implementation's column: who it is and its tallies.
 #[derive(Debug, Clone)]
@@ -37,6 +40,8 @@ pub struct Column {
     pub summary: Summary,
     /// The tallies per area (a scenario id's directory).
     pub areas: BTreeMap<String, Summary>,
+    /// The heatmap's cell per area the run selected scenarios in.
+    pub heat: BTreeMap<String, AreaCell>,
     /// The safety profile's score ([`safety_score`]), beside the full
     /// suite's per-level scores in `summary`.
     pub safety: Score,
@@ -87,14 +92,18 @@ impl Matrix {
         let columns = reports
             .iter()
             .zip(labels)
-            .map(|(report, label)| Column {
-                slug: slug(&label),
-                label,
-                version: report.header.implementation.version.clone(),
-                file: report.file.clone(),
-                summary: Summary::new(&report.results, report.duration, Vec::new()),
-                areas: by_area(&report.results),
-                safety: safety_score(&report.results),
+            .map(|(report, label)| {
+                let (areas, heat) = by_area(&report.results);
+                Column {
+                    slug: slug(&label),
+                    label,
+                    version: report.header.implementation.version.clone(),
+                    file: report.file.clone(),
+                    summary: Summary::new(&report.results, report.duration, Vec::new()),
+                    areas,
+                    heat,
+                    safety: safety_score(&report.results),
+                }
             })
             .collect();
         let ids: BTreeSet<&str> = reports
@@ -121,11 +130,47 @@ impl Matrix {
     /// Whether any run that judged the row did not pass it. A run that did
     /// not select the scenario, or skipped it for a feature it lacks, did
     /// not judge it (the scores count skips separately).
-    pub fn differs(row: &Row) -> bool {
+    pub fn not_passed_everywhere(row: &Row) -> bool {
         row.cells
             .iter()
             .flatten()
             .any(|c| !matches!(c.verdict, Verdict::Pass | Verdict::Skip))
+    }
+
+    /// Whether the runs that judged the row gave it different verdicts.
+    /// Skips and scenarios a run did not select are left out: they say
+    /// what an implementation offers, not how it behaves, and counting
+    /// them would list every scenario of a feature one peer lacks. An
+    /// expected failure (xfail) differs from a plain failure: one peer
+    /// lists the difference, the other does not.
+    pub fn verdicts_differ(row: &Row) -> bool {
+        let mut judged = row
+            .cells
+            .iter()
+            .flatten()
+            .map(|c| c.verdict)
+            .filter(|v| *v != Verdict::Skip);
+        let Some(first) = judged.next() else {
+            return false;
+        };
+        judged.any(|v| v != first)
+    }
+}
+
+impl Column {
+    /// The heatmap's cell of `area`: [`AreaCell::NotRun`] when the run
+    /// selected none of its scenarios.
+    pub fn heat(&self, area: &str) -> AreaCell {
+        self.heat.get(area).copied().unwrap_or(AreaCell::NotRun)
+    }
+
+    /// The whole run's required score.
+    pub fn required(&self) -> Score {
+        self.summary
+            .levels
+            .get(&Level::Required)
+            .copied()
+            .unwrap_or_default()
     }
 }
 
@@ -205,7 +250,8 @@ fn labels(reports: &[ReadReport]) -> Vec<String> {
         .collect()
 }
 
-fn by_area(results: &[ScenarioResult]) -> BTreeMap<String, Summary> {
+/// Each area's tallies and heatmap cell.
+fn by_area(results: &[ScenarioResult]) -> (BTreeMap<String, Summary>, BTreeMap<String, AreaCell>) {
     let mut grouped: BTreeMap<String, Vec<ScenarioResult>> = BTreeMap::new();
     for result in results {
         grouped
@@ -213,13 +259,15 @@ fn by_area(results: &[ScenarioResult]) -> BTreeMap<String, Summary> {
             .or_default()
             .push(result.clone());
     }
-    grouped
-        .into_iter()
-        .map(|(area, results)| {
-            let duration = results.iter().map(|r| r.duration).sum();
-            (area, Summary::new(&results, duration, Vec::new()))
-        })
-        .collect()
+    let mut summaries = BTreeMap::new();
+    let mut heat = BTreeMap::new();
+    for (area, results) in grouped {
+        let duration = results.iter().map(|r| r.duration).sum();
+        let summary = Summary::new(&results, duration, Vec::new());
+        heat.insert(area.clone(), AreaCell::new(&summary, &results));
+        summaries.insert(area, summary);
+    }
+    (summaries, heat)
 }
 
 fn row(id: &str, reports: &[ReadReport]) -> Row {

@@ -2,6 +2,8 @@
 //! JSONL writer and read back, beside a second implementation's run that
 //! passes more and ran fewer scenarios.
 
+mod heatmap;
+
 use std::collections::BTreeSet;
 
 use super::*;
@@ -125,10 +127,17 @@ fn two_reports_of_one_implementation_are_told_apart_by_file() {
 fn the_page_is_self_contained_and_every_failing_cell_links_to_its_report() {
     let page = html::render(&Matrix::new(&[reference(), peer()]));
     for banned in [
-        "http://", "https://", "<script", "<link", " src=", "@import", "url(",
+        "http://", "https://", "<script", "<link", " src=", "@import",
     ] {
         assert!(!page.contains(banned), "the page loads something: {banned}");
     }
+    // `url(` only for the heatmap's own pattern, defined on the page.
+    assert!(
+        page.split("url(")
+            .skip(1)
+            .all(|s| s.starts_with("#heat-none)")),
+        "the page loads something: url("
+    );
     let ids: BTreeSet<&str> = page
         .split("id=\"")
         .skip(1)
@@ -152,8 +161,8 @@ fn the_page_is_self_contained_and_every_failing_cell_links_to_its_report() {
     );
     assert!(
         page.contains(
-            "safety profile</th><td class=\"n\">1/2 <small>(50%)</small></td>\
-             <td class=\"n\">2/2 <small>(100%)</small></td></tr>"
+            "safety profile</th><td class=\"n\">1/2 <small>(50 %)</small></td>\
+             <td class=\"n\">2/2 <small>(100 %)</small></td></tr>"
         ),
         "the safety score beside the levels"
     );
@@ -166,7 +175,10 @@ fn the_markdown_lists_scores_areas_and_only_the_rows_that_do_not_pass_everywhere
         text.starts_with("| level | toolpass-reference 0.1.0 | some peer 0.1.0 |\n|:--|--:|--:|\n"),
         "{text}"
     );
-    assert!(text.contains("| `edit/fuzzy` | 1/1 | 1/1 |"), "{text}");
+    assert!(
+        text.contains("| `edit/fuzzy` | 1/1 (100 %) | 1/1 (100 %) |"),
+        "{text}"
+    );
     assert!(
         !text.contains("| `edit/fuzzy/curly` |"),
         "a row that passes everywhere: {text}"

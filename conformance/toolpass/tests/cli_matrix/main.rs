@@ -4,9 +4,13 @@
 //!
 //! `the_page_renders_in_headless_chromium` loads the page in a real browser
 //! (Debian's `chromium`; `CHROMIUM=/path` for another) and is ignored by
-//! default: `.ci/run` installs chromium and runs it with `--ignored`.
+//! default: `.ci/run` installs chromium and runs it with `--ignored`. Run
+//! so where chromium is missing, it says it skipped and passes, unless
+//! `CHROMIUM` or `CI` is set: there a missing browser fails it.
 
+#[path = "../common/mod.rs"]
 mod common;
+mod png;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -104,6 +108,27 @@ fn chromium() -> PathBuf {
     std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("chromium"), PathBuf::from)
 }
 
+/// Whether the browser can be started; when it cannot, either the test
+/// is skipped (a machine without chromium) or, where it was asked for,
+/// fails.
+#[allow(clippy::print_stderr)] // The one line a run without chromium shows for this test.
+fn chromium_present() -> bool {
+    let found = Command::new(chromium()).arg("--version").output().is_ok();
+    let required = std::env::var_os("CHROMIUM").is_some() || std::env::var_os("CI").is_some();
+    assert!(
+        found || !required,
+        "{} does not start (CHROMIUM or CI is set, so it must)",
+        chromium().display()
+    );
+    if !found {
+        eprintln!(
+            "skipped: {} is not installed (Debian's `chromium`, or set CHROMIUM=/path)",
+            chromium().display()
+        );
+    }
+    found
+}
+
 /// Runs headless chromium on `page` with `args`: its stdout.
 fn browse(page: &Path, profile: &Path, args: &[&str]) -> String {
     let output = Command::new(chromium())
@@ -116,12 +141,15 @@ fn browse(page: &Path, profile: &Path, args: &[&str]) -> String {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            // Exact colours in the screenshot: no display profile applied.
+            "--force-color-profile=srgb",
+            "--hide-scrollbars",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
         .arg(format!("file://{}", page.display()))
         .output()
-        .expect("chromium runs (install Debian's `chromium`, or set CHROMIUM)");
+        .expect("chromium runs");
     assert!(
         output.status.success(),
         "{}",
@@ -130,17 +158,35 @@ fn browse(page: &Path, profile: &Path, args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// The texts of the heatmap cell whose `aria-label` is `label`, as the
+/// browser parsed them.
+fn cell_texts<'a>(dom: &'a str, label: &str) -> Vec<&'a str> {
+    let start = dom
+        .find(&format!("aria-label=\"{label}\""))
+        .unwrap_or_else(|| panic!("no heatmap cell {label:?} in {dom}"));
+    let cell = &dom[start..];
+    let cell = &cell[..cell.find("</g>").unwrap()];
+    cell.split("<text")
+        .skip(1)
+        .map(|t| &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()])
+        .collect()
+}
+
 #[test]
 #[ignore = "needs chromium; .ci/run installs it and runs this with --ignored"]
 fn the_page_renders_in_headless_chromium() {
+    if !chromium_present() {
+        return;
+    }
     let dir = rendered();
     let page = dir.path().join("out/index.html");
     let profile = dir.path().join("profile");
     // The DOM as the browser parsed it: every table and every failure's
     // anchor made it through, and each failing cell's link has its target.
     let dom = browse(&page, &profile, &["--dump-dom"]);
-    assert_eq!(dom.matches("<table>").count(), 3, "{dom}");
-    assert!(dom.contains("<tr id=\"s--read-second\">"), "{dom}");
+    // Where they differ, scores, by area, all scenarios.
+    assert_eq!(dom.matches("<table>").count(), 4, "{dom}");
+    assert!(dom.contains("<tr id=\"row_read-second\">"), "{dom}");
     let links: Vec<&str> = dom
         .split("href=\"#")
         .skip(1)
@@ -153,8 +199,34 @@ fn the_page_renders_in_headless_chromium() {
             "#{link} has no target"
         );
     }
-    // And it paints: a PNG of the requested size.
-    let shot = dir.path().join("matrix.png");
+    // The heatmap's cells carry their numbers: `a` passes both `read`
+    // scenarios, `b` one; neither has one tagged safety.
+    let (a, b) = ("toolpass-reference (a)", "toolpass-reference (b)");
+    for (label, texts) in [
+        (
+            format!("read, {a}: 2 of 2 required scenarios passed (100 %)"),
+            ["2/2", "100 %"],
+        ),
+        (
+            format!("read, {b}: 1 of 2 required scenarios passed (50 %)"),
+            ["1/2", "50 %"],
+        ),
+        (
+            format!("required, all areas, {b}: 2 of 3 required scenarios passed (66 %)"),
+            ["2/3", "66 %"],
+        ),
+        (
+            format!("safety profile, {a}: no safety scenario judged"),
+            ["–", "none judged"],
+        ),
+    ] {
+        assert_eq!(cell_texts(&dom, &label), texts, "{label}");
+    }
+    // And it paints: a PNG of the requested size, kept beside the page,
+    // with the heatmap's bands on it: four cells at 100 % and two in the
+    // 50–74 % band (`b`'s `read` and its whole run), a few thousand pixels
+    // each less their numbers (and a legend swatch of each band).
+    let shot = dir.path().join("out/matrix.png");
     browse(
         &page,
         &profile,
@@ -163,9 +235,13 @@ fn the_page_renders_in_headless_chromium() {
             &format!("--screenshot={}", shot.display()),
         ],
     );
-    let png = std::fs::read(&shot).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
-    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((width, height), (1200, 900));
+    let image = png::decode(&std::fs::read(&shot).unwrap()).unwrap();
+    assert_eq!((image.width, image.height), (1200, 900));
+    let full = image.count("#d9f0d3");
+    let half = image.count("#fe9929");
+    assert!(half > 2 * 2000, "{half} pixels of the 50–74 % band");
+    assert!(
+        (3 * half..5 * half).contains(&(2 * full)),
+        "{full} pixels of the 100 % band, {half} of the 50–74 %: not two cells to one"
+    );
 }
