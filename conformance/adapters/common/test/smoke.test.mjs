@@ -13,7 +13,7 @@ import { notInstalled, smoke } from '../smoke.mjs';
 
 const adapters = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Adapter directories: a `run` program driving a package (not mcp-filesystem's plain server). */
+/** Adapter directories: a `run` program and the `adapter.mjs` it starts. */
 const names = fs
   .readdirSync(adapters)
   .filter((name) => fs.existsSync(path.join(adapters, name, 'run')))
@@ -21,7 +21,7 @@ const names = fs
   .sort();
 
 test('every adapter directory is smoke-tested', () => {
-  assert.deepEqual(names, ['codex-apply-patch', 'gemini-cli', 'opencode', 'qwen-code']);
+  assert.deepEqual(names, ['codex-apply-patch', 'gemini-cli', 'mcp-filesystem', 'opencode', 'qwen-code']);
 });
 
 for (const name of names) {
