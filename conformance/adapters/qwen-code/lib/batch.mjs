@@ -9,6 +9,7 @@
 import { RpcError } from '../../common/framing.mjs';
 import { envelope } from '../../common/outcome.mjs';
 import { batchAccount } from './budget.mjs';
+import { followSignal } from './calls.mjs';
 import { toConfirmation } from './confirmation.mjs';
 import { awaitingOutcome, toOutcome } from './outcome.mjs';
 
@@ -127,9 +128,7 @@ export class QwenBatch {
 
   /** Cancels the batch when `signal` (a request's) aborts. */
   follow(signal) {
-    if (!signal) return;
-    if (signal.aborted) this.cancel(signal.reason);
-    else signal.addEventListener('abort', () => this.cancel(signal.reason), { once: true });
+    followSignal(signal, (reason) => this.cancel(reason));
   }
 
   /** Waits for `step` (Qwen's schedule or onConfirm), then says where Qwen stands. */
