@@ -106,7 +106,8 @@ export function callContext(params) {
  * Serves toolpass/1 until stdin closes, then exits.
  * `adapter`: {name, version, description?, features, openSession(params) -> {sessionId},
  * closeSession(params), listTools(params) -> {tools}, callTool(params, request) -> Outcome,
- * with the `confirm` feature confirm(params, request) -> Outcome, and with a
+ * with the `confirm` feature confirm(params, request) -> Outcome, with the
+ * `batch` feature batch(params, request) -> {results, budget?}, and with a
  * `fault:<point>` feature fault(params), answered `{}`}; `request` is
  * {requestId, signal}, the signal aborted by the client's `notifications/cancelled`.
  */
@@ -133,6 +134,7 @@ export async function runAdapter(adapter, output = claimStdout()) {
     // the `cancel` feature stops the call when the signal aborts.
     'tools/call': (p, request) => adapter.callTool(p, request),
     ...(adapter.confirm ? { 'toolpass/confirm': (p, request) => adapter.confirm(p, request) } : {}),
+    ...(adapter.batch ? { 'toolpass/batch': (p, request) => adapter.batch(p, request) } : {}),
     ...(adapter.fault ? { 'toolpass/fault': async (p) => (await adapter.fault(p), {}) } : {}),
   };
   await serve(

@@ -150,6 +150,31 @@ export async function fixtureSession(t, adapterDir, config) {
   return { peer, init, sessionId, call };
 }
 
+/**
+ * For an adapter's own tests of a real peer (`t` the node:test context,
+ * which closes everything after): the adapter connected and initialized,
+ * and a session opened with `config` on a fresh root holding `files`
+ * (name -> text). `call(name, args, callId)` and `confirm(callId, outcome,
+ * extra)` resolve with an Outcome's `_meta.toolpass`.
+ */
+export async function rootSession(t, adapterDir, config, files = {}) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-root-')));
+  for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(path.join(root, name), bytes);
+  const peer = connect(adapterDir);
+  t.after(async () => {
+    await peer.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  await peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+  const { sessionId } = await peer.request('toolpass/session.open', { root, config });
+  const call = async (name, args, callId) =>
+    (await peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId } } }))._meta.toolpass;
+  const confirm = async (callId, outcome, extra = {}) =>
+    (await peer.request('toolpass/confirm', { sessionId, callId, outcome, ...extra }))._meta.toolpass;
+  const close = () => peer.request('toolpass/session.close', { sessionId });
+  return { peer, root, sessionId, call, confirm, close };
+}
+
 /** The smoke scenario: initialize, open, list, (read,) edit, close. */
 export async function smoke(adapterDir) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-smoke-')));

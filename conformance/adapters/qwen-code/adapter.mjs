@@ -2,8 +2,9 @@
 // (`@qwen-code/qwen-code`, pinned in package.json), driven in process: one
 // `Config` per session, every call through `executeToolCall`, the wrapper
 // around Qwen's real CoreToolScheduler, with the callbacks a host uses to
-// see a call park at a confirmation and answer it. Nothing of Qwen's is
-// modified.
+// see a call park at a confirmation and answer it; a `toolpass/batch` is
+// one turn's calls on one CoreToolScheduler (lib/batch.mjs). Nothing of
+// Qwen's is modified.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { notificationLine } from '../common/framing.mjs';
 import { callContext, claimStdout, RpcError, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
+import { batchCalls, callOutcome, QwenBatch } from './lib/batch.mjs';
 import { startCall } from './lib/calls.mjs';
 import { classifierInput } from './lib/classifier.mjs';
 import { indexExports, load } from './lib/chunks.mjs';
@@ -43,6 +45,7 @@ if (ripgrep instanceof Error) {
 }
 const qwen = await load(indexExports(path.join(pkg, 'chunks')), [
   'Config',
+  'CoreToolScheduler',
   'executeToolCall',
   'loadPty',
   'shouldDefaultToNodePty',
@@ -68,6 +71,8 @@ async function openSession(params) {
     config: undefined,
     calls: 0,
     resultFilePaths: undefined,
+    // The same per invocation, for calls of a batch, which run at once.
+    resultFiles: new WeakMap(),
     inFlight: new Map(),
     driving: undefined,
     faults: new Faults(),
@@ -75,7 +80,7 @@ async function openSession(params) {
   const sessionId = await sessions.open(current, async (id) => {
     current.config = await newConfig(id, root, passed);
   });
-  observeResultFilePaths(current.config.getToolRegistry(), current);
+  wrapExecutions(current.config.getToolRegistry(), current);
   forwardShellNotices(sessionId, current);
   return { sessionId };
 }
@@ -133,20 +138,26 @@ async function newConfig(sessionId, root, passed) {
 }
 
 /**
- * `resultFilePaths` is part of Qwen's ToolResult but not of what
- * `executeToolCall` returns, so each tool's `build` is wrapped to note it
- * as the invocation's `execute` returns. The wrappers pass every argument
- * and result through untouched: Qwen behaves exactly as unwrapped.
+ * Each tool's `build` is wrapped so that its invocation's `execute`, which
+ * Qwen's scheduler calls as the call starts, first meets the session's
+ * `call.rendezvous` when it is armed (lib/faults.mjs), and afterwards
+ * notes `resultFilePaths`, part of Qwen's ToolResult but not of what the
+ * scheduler reports. Unarmed, the wrappers pass every argument and result
+ * through untouched: Qwen behaves exactly as unwrapped.
  */
-function observeResultFilePaths(registry, current) {
+function wrapExecutions(registry, current) {
   for (const tool of registry.getAllTools()) {
     const build = tool.build.bind(tool);
     tool.build = (...args) => {
       const invocation = build(...args);
       const execute = invocation.execute.bind(invocation);
       invocation.execute = async (...rest) => {
+        const missed = await current.faults.meet();
+        // A tool's own failure, as a ToolResult carries it.
+        if (missed) return { llmContent: missed, returnDisplay: missed, error: { message: missed, type: 'execution_failed' } };
         const result = await execute(...rest);
         current.resultFilePaths = result?.resultFilePaths;
+        if (result?.resultFilePaths) current.resultFiles.set(invocation, result.resultFilePaths);
         return result;
       };
       return invocation;
@@ -203,6 +214,75 @@ async function callTool(params, { signal } = {}) {
   return drive(current, call, () => call.next());
 }
 
+/**
+ * `toolpass/batch`: the calls on one CoreToolScheduler (lib/batch.mjs).
+ * The batch's signal is the request's; every call stays in flight, under
+ * its id, until Qwen has completed the batch.
+ */
+async function batch(params, { signal } = {}) {
+  const current = sessions.get(params?.sessionId);
+  const calls = batchCalls(params, current.inFlight);
+  current.calls += 1;
+  const requests = calls.map(({ callId, name, arguments: args = {} }) =>
+    toolRequest({ sessionId: params.sessionId, callId }, current.calls, name, args),
+  );
+  // mcp.disconnect: before the calls are handed to Qwen, in their order.
+  for (const { name, args } of requests) await current.faults.beforeCall(current.config.getToolRegistry(), name, args);
+  const running = new QwenBatch(qwen.CoreToolScheduler, current.config, requests);
+  running.follow(signal);
+  for (const { callId } of requests) current.inFlight.set(callId, batchMember(running, callId));
+  return {
+    results: await settleBatch(current, running, () => running.start()),
+    ...(running.account ? { budget: running.account } : {}),
+  };
+}
+
+/** A batch's call as the session's in-flight table holds it. */
+function batchMember(running, callId) {
+  return {
+    batch: running,
+    callId,
+    get parked() {
+      return running.parked(callId);
+    },
+    cancel: (reason) => running.cancel(reason),
+    follow: (signal) => running.follow(signal),
+  };
+}
+
+/**
+ * Runs `step` of a batch and answers with every call's Outcome; a batch
+ * Qwen completed leaves the in-flight table.
+ */
+async function settleBatch(current, running, step) {
+  const settled = await step();
+  if (settled.kind === 'failed') {
+    forgetBatch(current, running);
+    throw settled.error;
+  }
+  const registry = current.config.getToolRegistry();
+  const observed = {
+    resultFilePaths: (call) => (call.invocation ? current.resultFiles.get(call.invocation) : undefined),
+    classifierInput: (request) =>
+      classifierInput(registry, request.modelFacingName ?? request.name, request.modelFacingArgs ?? request.args),
+  };
+  const results = running.requests.map(({ callId }) => callOutcome(running, settled, callId, observed));
+  const unknown = results.find((r) => r instanceof Error);
+  if (unknown) {
+    running.cancel(unknown);
+    forgetBatch(current, running);
+    throw new RpcError(-32603, unknown.message);
+  }
+  if (settled.kind === 'done') forgetBatch(current, running);
+  return results;
+}
+
+function forgetBatch(current, running) {
+  for (const { callId } of running.requests) {
+    if (current.inFlight.get(callId)?.batch === running) current.inFlight.delete(callId);
+  }
+}
+
 /** `toolpass/confirm`: answers a parked call and returns what it does next. */
 async function confirm(params, { signal } = {}) {
   const current = sessions.get(params?.sessionId);
@@ -211,6 +291,14 @@ async function confirm(params, { signal } = {}) {
     throw new RpcError(-32602, `no call ${params.callId} awaits confirmation in session ${params.sessionId}`);
   }
   const [outcome, payload] = toQwenAnswer(params, call.parked);
+  if (call.batch) {
+    // The confirm request now drives the batch: cancelling it cancels the
+    // batch, whose one signal Qwen's scheduler holds.
+    call.follow(signal);
+    const index = call.batch.requests.findIndex((r) => r.callId === call.callId);
+    const results = await settleBatch(current, call.batch, () => call.batch.answer(call.callId, outcome, payload));
+    return results[index];
+  }
   // The confirm request now runs the call, so cancelling it cancels the call.
   call.follow(signal);
   return drive(current, call, () => call.answer(outcome, payload));
@@ -279,6 +367,7 @@ await runAdapter(
     listTools,
     callTool,
     confirm,
+    batch,
     fault,
   },
   output,

@@ -70,10 +70,15 @@ export class InFlight {
    * at once.
    */
   follow(signal) {
-    if (!signal) return;
-    if (signal.aborted) this.cancel(signal.reason);
-    else signal.addEventListener('abort', () => this.cancel(signal.reason), { once: true });
+    followSignal(signal, (reason) => this.cancel(reason));
   }
+}
+
+/** Calls `cancel(reason)` when `signal` aborts, at once if it has. */
+export function followSignal(signal, cancel) {
+  if (!signal) return;
+  if (signal.aborted) cancel(signal.reason);
+  else signal.addEventListener('abort', () => cancel(signal.reason), { once: true });
 }
 
 /**

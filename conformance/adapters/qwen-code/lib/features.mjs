@@ -8,7 +8,9 @@
  * are Qwen's (todo_write, ask_user_question, task_create, send_message) and
  * `classifierInput` each parked call's tool's `toAutoClassifierInput`
  * (lib/classifier.mjs); `fault:mcp.disconnect` closes the server's
- * transport before the call reaches Qwen (lib/faults.mjs). Prior reads are Qwen's
+ * transport before the call reaches Qwen and `fault:call.rendezvous` holds
+ * the next calls to start at a barrier (lib/faults.mjs); `batch` is one
+ * CoreToolScheduler per batch (lib/batch.mjs). Prior reads are Qwen's
  * own, spilled output is Qwen's `persistedOutputFiles`, confirmations are
  * its scheduler's `awaiting_approval`, a background shell's end is the
  * notification its BackgroundShellRegistry sends the model, a cancellation
@@ -30,6 +32,8 @@ const ALWAYS = [
   'collab_tools',
   'classifier_input',
   'fault:mcp.disconnect',
+  'fault:call.rendezvous',
+  'batch',
 ];
 
 /**

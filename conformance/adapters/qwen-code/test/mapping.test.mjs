@@ -33,9 +33,9 @@ test("the session config maps onto Qwen's Config: passed through, mcpServers, an
   assert.throws(() => qwenSessionParams({ env: { A: '1' } }, '/r'), (e) => e.code === -32602 && /env/.test(e.message));
 });
 
-test('features: deferred tools in the proxy model, mcp, the collaboration tools, classifier input, mcp.disconnect', () => {
+test('features: deferred tools in the proxy model, mcp, the collaboration tools, classifier input, batches, mcp.disconnect, call.rendezvous', () => {
   const features = adapterFeatures({});
-  for (const f of ['deferred_tools', 'deferred_tools:proxy', 'mcp', 'collab_tools', 'classifier_input', 'fault:mcp.disconnect']) {
+  for (const f of ['deferred_tools', 'deferred_tools:proxy', 'mcp', 'collab_tools', 'classifier_input', 'batch', 'fault:mcp.disconnect', 'fault:call.rendezvous']) {
     assert.ok(features.includes(f), f);
   }
   assert.ok(!features.includes('deferred_tools:reveal'), "0.24.4's tool_search does not reveal");

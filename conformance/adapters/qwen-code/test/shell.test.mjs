@@ -6,34 +6,19 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { connect, groupAlive, groupGone, notInstalled, progressOf, startTokenedCall } from '../../common/smoke.mjs';
+import { groupAlive, groupGone, notInstalled, progressOf, rootSession, startTokenedCall } from '../../common/smoke.mjs';
 
 const adapterDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const skip = notInstalled(adapterDir);
 const slow = { skip, timeout: 180_000 };
 
-/** A started adapter with one session on a fresh root of `files`. */
-async function session(t, approvalMode, files = {}) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolpass-qwen-shell-')));
-  for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(path.join(root, name), bytes);
-  const peer = connect(adapterDir);
-  t.after(async () => {
-    await peer.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-  await peer.request('initialize', { protocolVersion: 'toolpass/1', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
-  const { sessionId } = await peer.request('toolpass/session.open', { root, config: { approvalMode } });
-  const call = async (name, args, callId) =>
-    (await peer.request('tools/call', { name, arguments: args, _meta: { toolpass: { sessionId, callId } } }))._meta.toolpass;
-  const confirm = async (callId, outcome, extra = {}) =>
-    (await peer.request('toolpass/confirm', { sessionId, callId, outcome, ...extra }))._meta.toolpass;
-  const close = () => peer.request('toolpass/session.close', { sessionId });
-  return { peer, root, sessionId, call, confirm, close };
+/** A started adapter with one session in `approvalMode` on a fresh root of `files`. */
+function session(t, approvalMode, files = {}) {
+  return rootSession(t, adapterDir, { approvalMode }, files);
 }
 
 /** The pid Qwen reports for a background shell it started. */
