@@ -147,6 +147,7 @@ mod tests {
                 "read_file",
                 "write_file",
                 "edit",
+                "notebook_edit",
                 "list_directory",
                 "grep_search",
                 "glob",
