@@ -140,7 +140,11 @@ pub(crate) enum Observed<'a> {
 }
 
 /// Stats `target` and looks it up in `cache`.
-pub(crate) fn observe<'a>(cache: &'a FileReadCache, faults: &Faults, target: &Located) -> Observed<'a> {
+pub(crate) fn observe<'a>(
+    cache: &'a FileReadCache,
+    faults: &Faults,
+    target: &Located,
+) -> Observed<'a> {
     let path = target.path();
     let meta = match stat(faults, target) {
         Ok(meta) => meta,

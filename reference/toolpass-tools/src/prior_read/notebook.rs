@@ -115,9 +115,7 @@ pub(super) fn decide(observed: Observed<'_>, shown: &str, expect_existing: bool)
                  identity (ino=0), so NotebookEdit cannot safely confirm a prior read. Use a \
                  different mechanism to edit this notebook."
             ),
-            &format!(
-                "cannot verify prior read of {shown}; use a different mechanism to edit it."
-            ),
+            &format!("cannot verify prior read of {shown}; use a different mechanism to edit it."),
         ),
         CacheState::Fresh(_) | CacheState::Unknown => refuse(
             ToolErrorCode::EditRequiresPriorRead,

@@ -105,7 +105,11 @@ fn a_hundred_thousand_cells_are_edited_in_bounded_time() {
     )
     .unwrap();
     // Each pass is linear; a quadratic lookup would take minutes here.
-    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
     assert!(replaced.updated.contains("\"y = 1\""));
     assert!(!replaced.requires_read_after_write);
     assert_eq!(inserted.edited_cell_id, "qwen-cell-1");

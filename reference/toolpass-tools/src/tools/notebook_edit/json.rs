@@ -541,9 +541,20 @@ mod tests {
 
     #[test]
     fn surrogate_pairs_decode_and_lone_ones_are_refused() {
-        assert_eq!(parse(r#""\ud83d\ude00""#).unwrap(), Js::Str("😀".to_owned()));
-        assert!(parse(r#""\ud800""#).unwrap_err().contains("lone UTF-16 surrogate"));
-        assert!(parse(r#""\udc00x""#).unwrap_err().contains("lone UTF-16 surrogate"));
+        assert_eq!(
+            parse(r#""\ud83d\ude00""#).unwrap(),
+            Js::Str("😀".to_owned())
+        );
+        assert!(
+            parse(r#""\ud800""#)
+                .unwrap_err()
+                .contains("lone UTF-16 surrogate")
+        );
+        assert!(
+            parse(r#""\udc00x""#)
+                .unwrap_err()
+                .contains("lone UTF-16 surrogate")
+        );
     }
 
     #[test]
@@ -552,7 +563,10 @@ mod tests {
             parse("not json").unwrap_err(),
             "Unexpected token 'o' in a literal in JSON at position 1"
         );
-        assert_eq!(parse("{\"a\":").unwrap_err(), "Unexpected end of JSON input");
+        assert_eq!(
+            parse("{\"a\":").unwrap_err(),
+            "Unexpected end of JSON input"
+        );
         assert!(parse("[1,]").unwrap_err().contains("position 3"));
         assert!(parse("01").is_err());
         assert!(parse("{} x").unwrap_err().contains("after the JSON value"));

@@ -126,7 +126,9 @@ impl DeclarativeTool for NotebookEditTool {
         if let Some(t) = params.cell_type.as_deref().filter(|t| !t.is_empty())
             && !["code", "markdown"].contains(&t)
         {
-            return Err(BuildError::invalid("cell_type must be 'code' or 'markdown'."));
+            return Err(BuildError::invalid(
+                "cell_type must be 'code' or 'markdown'.",
+            ));
         }
         if mode != "insert" && params.cell_id.as_deref().is_none_or(str::is_empty) {
             return Err(BuildError::invalid(
@@ -139,7 +141,8 @@ impl DeclarativeTool for NotebookEditTool {
             )));
         }
         params.resolved = resolve_for_write(workspace, path)?;
-        if let Some(file) = QwenIgnore::load(workspace.sandbox()).ignored_by(&params.resolved, false)
+        if let Some(file) =
+            QwenIgnore::load(workspace.sandbox()).ignored_by(&params.resolved, false)
         {
             return Err(BuildError::invalid(format!(
                 "File path '{path}' is ignored by {file} pattern(s)."
@@ -211,14 +214,16 @@ impl NotebookEditInvocation {
         })?;
         target.check(true).map_err(refused)?;
         let edit = match &p.modified_content {
-            Some(modified) => apply::check_modified(&current.text, modified).map(|reread| Applied {
-                updated: modified.clone(),
-                edited_cell_id: p
-                    .cell_id
-                    .clone()
-                    .unwrap_or_else(|| "user-modified-notebook".to_owned()),
-                requires_read_after_write: reread,
-            }),
+            Some(modified) => {
+                apply::check_modified(&current.text, modified).map(|reread| Applied {
+                    updated: modified.clone(),
+                    edited_cell_id: p
+                        .cell_id
+                        .clone()
+                        .unwrap_or_else(|| "user-modified-notebook".to_owned()),
+                    requires_read_after_write: reread,
+                })
+            }
             None => apply::apply(
                 &current.text,
                 &Request {
@@ -258,7 +263,8 @@ impl NotebookEditInvocation {
                  cell {edited_cell_id} proposal."
             );
         }
-        let mut message = format!("Notebook {path} has been updated. {mode} cell {edited_cell_id}.");
+        let mut message =
+            format!("Notebook {path} has been updated. {mode} cell {edited_cell_id}.");
         if p.mode() != Mode::Delete {
             message.push_str("\n\nUpdated source:\n\n---\n\n");
             message.push_str(p.new_source.as_deref().unwrap_or_default());
@@ -339,11 +345,14 @@ impl Invocation for NotebookEditInvocation {
                 CommitError::Encode(e) => write_failure(&e.to_string()),
                 CommitError::Io(e) => write_failure(&e.to_string()),
             })?;
-        let diff = self.proposal.diff(shown, current.text, edit.updated.clone());
-        Ok(
-            ToolResult::new(self.success_message(&edit.edited_cell_id), Display::Diff(Box::new(diff)))
-                .with_paths(vec![PathBuf::from(shown)]),
+        let diff = self
+            .proposal
+            .diff(shown, current.text, edit.updated.clone());
+        Ok(ToolResult::new(
+            self.success_message(&edit.edited_cell_id),
+            Display::Diff(Box::new(diff)),
         )
+        .with_paths(vec![PathBuf::from(shown)]))
     }
 }
 
