@@ -79,6 +79,12 @@ tool_error_codes! {
     /// `write_file` and `edit`: the prior read cannot be verified (a failed
     /// stat, inode 0), so the call fails closed.
     PriorReadVerificationFailed => "prior_read_verification_failed",
+    /// `notebook_edit`: the path is a FIFO, socket or device.
+    TargetNotRegularFile => "target_not_regular_file",
+    /// `notebook_edit`: the file is not JSON, or not a notebook.
+    NotebookInvalidJson => "notebook_invalid_json",
+    /// `notebook_edit`: no cell has the id the model named.
+    NotebookCellNotFound => "notebook_cell_not_found",
     /// `grep_search`: the pattern failed once compiled.
     GrepExecutionError => "grep_execution_error",
     /// `list_directory`: the directory could not be read.

@@ -20,7 +20,7 @@
 //!   can answer; [`context`]: what a running invocation reaches besides its
 //!   workspace (cancellation, live output, notices).
 //! - [`mcp`]: a session's MCP servers and their tools (Qwen's MCP client).
-//! - [`tools`]: `read_file`, `write_file`, `edit`, `list_directory`, `glob`,
+//! - [`tools`]: `read_file`, `write_file`, `edit`, `notebook_edit`, `list_directory`, `glob`,
 //!   `grep_search`, `run_shell_command`, `task_stop`; [`shells`]: a
 //!   session's background shells and the programs it allowed.
 //!

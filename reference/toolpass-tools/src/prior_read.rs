@@ -18,6 +18,9 @@
 //! | regular file | inode 0 | `prior_read_verification_failed` |
 //! | regular file | fresh, not text | `edit_requires_prior_read` (re-reading won't help) |
 //! | regular file | unknown | `edit_requires_prior_read` |
+//!
+//! `notebook_edit` shares the stat and the cache lookup ([`observe`]) and
+//! decides by its own table (`notebook`).
 
 use std::fs::Metadata;
 use std::io;
@@ -30,6 +33,9 @@ use crate::read_cache::{CacheState, FileReadCache};
 use crate::result::Failure;
 use crate::sandbox::is_escape;
 
+mod notebook;
+pub(crate) use notebook::changed_since_read as notebook_changed_since_read;
+
 const READ_FILE: &str = "read_file";
 const NOTEBOOK_EDIT: &str = "notebook_edit";
 
@@ -40,19 +46,21 @@ pub enum Verb {
     Editing,
     /// The write tool ("overwriting").
     Overwriting,
+    /// `notebook_edit`, whose check is Qwen's `checkPriorNotebookRead`.
+    NotebookEditing,
 }
 
 impl Verb {
     pub(crate) fn ing(self) -> &'static str {
         match self {
-            Verb::Editing => "editing",
+            Verb::Editing | Verb::NotebookEditing => "editing",
             Verb::Overwriting => "overwriting",
         }
     }
 
     fn bare(self) -> &'static str {
         match self {
-            Verb::Editing => "edit",
+            Verb::Editing | Verb::NotebookEditing => "edit",
             Verb::Overwriting => "overwrite",
         }
     }
@@ -114,84 +122,41 @@ pub fn escaped(shown: &str) -> Refusal {
 /// created), or the refusal.
 pub type Decision = Result<Option<Metadata>, Refusal>;
 
-/// Qwen's `checkPriorRead` for the sandboxed path `target`, shown to the model as
-/// `shown`. `expect_existing` is set on the last check of an in-place edit:
-/// a file that vanished must not fall through to "create".
-///
-/// # Errors
-/// The [`Refusal`] when the mutation must not proceed.
-pub fn check_prior_read(
-    cache: &FileReadCache,
+/// What the stat and the read cache say of a path, before any tool words
+/// its verdict: the part of the check every mutating tool shares.
+pub(crate) enum Observed<'a> {
+    /// No file there.
+    Missing,
+    /// The stat failed otherwise (fail closed).
+    StatFailed(io::Error),
+    /// The path led outside the sandbox when it was used.
+    Escaped,
+    /// A directory.
+    Directory,
+    /// A FIFO, socket or device.
+    Special,
+    /// A regular file, and what the cache knows of it.
+    File(Metadata, CacheState<'a>),
+}
+
+/// Stats `target` and looks it up in `cache`.
+pub(crate) fn observe<'a>(
+    cache: &'a FileReadCache,
     faults: &Faults,
     target: &Located,
-    shown: &str,
-    verb: Verb,
-    expect_existing: bool,
-) -> Decision {
-    let refuse = |code, raw_message: String, display_message: String| {
-        Err(Refusal {
-            code,
-            raw_message,
-            display_message,
-        })
-    };
+) -> Observed<'a> {
     let path = target.path();
     let meta = match stat(faults, target) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && expect_existing => {
-            return refuse(
-                ToolErrorCode::FileChangedSinceRead,
-                format!(
-                    "File {shown} disappeared after the model read it (stat now returns ENOENT). \
-                     Re-read with the {READ_FILE} tool \u{2014} the path may have been deleted or \
-                     moved \u{2014} before retrying {} it.",
-                    verb.ing()
-                ),
-                format!("file disappeared after last read; re-run {READ_FILE} first."),
-            );
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if is_escape(&e) => return Err(escaped(shown)),
-        Err(e) => {
-            return refuse(
-                ToolErrorCode::PriorReadVerificationFailed,
-                format!(
-                    "Could not stat {shown} to verify prior read ({}). Re-read with the {READ_FILE} \
-                     tool, then retry {} it.",
-                    errno_name(&e),
-                    verb.ing()
-                ),
-                format!(
-                    "cannot verify prior read of {shown}; re-run {READ_FILE} before {} this file.",
-                    verb.ing()
-                ),
-            );
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Observed::Missing,
+        Err(e) if is_escape(&e) => return Observed::Escaped,
+        Err(e) => return Observed::StatFailed(e),
     };
     if meta.is_dir() {
-        return refuse(
-            ToolErrorCode::TargetIsDirectory,
-            format!(
-                "{shown} is a directory. The Edit / WriteFile tools only operate on regular files. \
-                 Use a different mechanism (e.g. the shell tool) if you need to {} the contents of \
-                 this directory.",
-                verb.bare()
-            ),
-            format!("path is a directory; cannot {} via this tool.", verb.bare()),
-        );
+        return Observed::Directory;
     }
     if !meta.is_file() {
-        return refuse(
-            ToolErrorCode::EditRequiresPriorRead,
-            format!(
-                "{shown} is a FIFO / socket / character or block device. The Edit / WriteFile tools \
-                 only operate on regular files; the {READ_FILE} tool also rejects these targets. Use \
-                 a different mechanism (e.g. shell tool with the appropriate command) if you need to \
-                 {} this path.",
-                verb.bare()
-            ),
-            format!("special file; cannot {} via this tool.", verb.bare()),
-        );
+        return Observed::Special;
     }
     // An entry recorded under another path is another file that got the
     // same inode number after the first was deleted (inodes are reused
@@ -212,6 +177,93 @@ pub fn check_prior_read(
             .replaced(path, &meta)
             .map_or(CacheState::Unknown, CacheState::Stale),
         state => state,
+    };
+    Observed::File(meta, state)
+}
+
+/// Qwen's `checkPriorRead` for the sandboxed path `target`, shown to the model as
+/// `shown`. `expect_existing` is set on the last check of an in-place edit:
+/// a file that vanished must not fall through to "create". For
+/// [`Verb::NotebookEditing`] it is `checkPriorNotebookRead`, whose rules and
+/// words are its own (`notebook`).
+///
+/// # Errors
+/// The [`Refusal`] when the mutation must not proceed.
+pub fn check_prior_read(
+    cache: &FileReadCache,
+    faults: &Faults,
+    target: &Located,
+    shown: &str,
+    verb: Verb,
+    expect_existing: bool,
+) -> Decision {
+    let observed = observe(cache, faults, target);
+    if verb == Verb::NotebookEditing {
+        return notebook::decide(observed, shown, expect_existing);
+    }
+    let refuse = |code, raw_message: String, display_message: String| {
+        Err(Refusal {
+            code,
+            raw_message,
+            display_message,
+        })
+    };
+    let (meta, state) = match observed {
+        Observed::File(meta, state) => (meta, state),
+        Observed::Missing if expect_existing => {
+            return refuse(
+                ToolErrorCode::FileChangedSinceRead,
+                format!(
+                    "File {shown} disappeared after the model read it (stat now returns ENOENT). \
+                     Re-read with the {READ_FILE} tool \u{2014} the path may have been deleted or \
+                     moved \u{2014} before retrying {} it.",
+                    verb.ing()
+                ),
+                format!("file disappeared after last read; re-run {READ_FILE} first."),
+            );
+        }
+        Observed::Missing => return Ok(None),
+        Observed::Escaped => return Err(escaped(shown)),
+        Observed::StatFailed(e) => {
+            return refuse(
+                ToolErrorCode::PriorReadVerificationFailed,
+                format!(
+                    "Could not stat {shown} to verify prior read ({}). Re-read with the {READ_FILE} \
+                     tool, then retry {} it.",
+                    errno_name(&e),
+                    verb.ing()
+                ),
+                format!(
+                    "cannot verify prior read of {shown}; re-run {READ_FILE} before {} this file.",
+                    verb.ing()
+                ),
+            );
+        }
+        Observed::Directory => {
+            return refuse(
+                ToolErrorCode::TargetIsDirectory,
+                format!(
+                    "{shown} is a directory. The Edit / WriteFile tools only operate on regular files. \
+                     Use a different mechanism (e.g. the shell tool) if you need to {} the contents of \
+                     this directory.",
+                    verb.bare()
+                ),
+                format!("path is a directory; cannot {} via this tool.", verb.bare()),
+            );
+        }
+        Observed::Special => {
+            return refuse(
+                ToolErrorCode::EditRequiresPriorRead,
+                format!(
+                    "{shown} is a FIFO / socket / character or block device. The Edit / WriteFile tools \
+                     only operate on regular files; the {READ_FILE} tool also rejects these targets. Use \
+                     a different mechanism (e.g. shell tool with the appropriate command) if you need to \
+                     {} this path.",
+                    verb.bare()
+                ),
+                format!("special file; cannot {} via this tool.", verb.bare()),
+            );
+        }
     };
     match state {
         CacheState::Fresh(entry) if entry.last_read_at.is_some() && entry.last_read_cacheable => {
@@ -247,7 +299,7 @@ pub fn check_prior_read(
         ),
         CacheState::Fresh(_) | CacheState::Unknown => {
             let guidance = match verb {
-                Verb::Editing => format!(
+                Verb::Editing | Verb::NotebookEditing => format!(
                     "(a partial read with offset / limit is fine \u{2014} you only need to have seen \
                      the bytes you intend to {})",
                     verb.bare()

@@ -121,6 +121,13 @@ impl FileReadCache {
         );
     }
 
+    /// Forgets every record made for `path` (Qwen's `invalidate` of the
+    /// file just written): the model must read it again before the next
+    /// mutation, as if it never had.
+    pub fn forget(&mut self, path: &Path) {
+        self.entries.retain(|_, entry| entry.path != path);
+    }
+
     /// Forgets entries for `path` under another inode: the file there was
     /// replaced (an atomic write renames a new inode over it), and the old
     /// inode number is free to be reused by an unrelated file, which must not
@@ -238,6 +245,16 @@ mod tests {
         };
         assert!(entry.last_read_was_full && entry.last_read_cacheable);
         assert_eq!(entry.last_read_at, entry.last_write_at);
+    }
+
+    #[test]
+    fn a_forgotten_path_is_unknown_and_not_replaced() {
+        let (_d, path) = file("a");
+        let mut cache = FileReadCache::default();
+        cache.record_read(&path, &meta(&path), FULL_TEXT);
+        cache.forget(&path);
+        assert_eq!(cache.check(&meta(&path)), CacheState::Unknown);
+        assert!(cache.replaced(&path, &meta(&path)).is_none());
     }
 
     #[test]

@@ -169,6 +169,7 @@ mod tests {
                 "edit",
                 "grep_search",
                 "list_directory",
+                "notebook_edit",
                 "read_file",
                 "run_shell_command",
                 "task_create",

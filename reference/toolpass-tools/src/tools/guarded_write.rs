@@ -28,6 +28,20 @@ pub(crate) struct GuardedWrite<'a> {
     target: Located,
     shown: &'a str,
     verb: Verb,
+    recorded: Recorded,
+}
+
+/// How the read cache records a successful write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// As a full text read: the model wrote the bytes (`edit`, `write_file`).
+    Text,
+    /// As a full read of a structured file, which the text tools still
+    /// refuse (Qwen's `recordWrite(..., {cacheable: false})`).
+    Structured,
+    /// Not at all, and earlier reads forgotten: what the model saw no longer
+    /// describes the file (Qwen's `invalidate`).
+    Forgotten,
 }
 
 /// Why the current content could not be read.
@@ -88,7 +102,14 @@ impl<'a> GuardedWrite<'a> {
             target,
             shown,
             verb,
+            recorded: Recorded::Text,
         })
+    }
+
+    /// How the commit will record the write (the text tools' way unless
+    /// set).
+    pub(crate) fn record_as(&mut self, recorded: Recorded) {
+        self.recorded = recorded;
     }
 
     /// Qwen's `checkPriorRead` for this file.
@@ -185,9 +206,12 @@ impl<'a> GuardedWrite<'a> {
             WriteError::Io(e) if is_escape(&e) => CommitError::Refused(escaped(self.shown)),
             WriteError::Io(e) => CommitError::Io(e),
         })?;
-        self.workspace
-            .read_cache()
-            .record_write(self.target.path(), &meta, true);
+        let mut cache = self.workspace.read_cache();
+        match self.recorded {
+            Recorded::Text => cache.record_write(self.target.path(), &meta, true),
+            Recorded::Structured => cache.record_write(self.target.path(), &meta, false),
+            Recorded::Forgotten => cache.forget(self.target.path()),
+        }
         Ok(())
     }
 }

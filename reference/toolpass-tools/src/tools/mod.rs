@@ -14,6 +14,7 @@ mod guarded_write;
 pub mod ignore_files;
 pub mod list_directory;
 pub(crate) mod node;
+pub mod notebook_edit;
 pub mod path_arg;
 pub mod read_file;
 pub mod read_mcp_resource;
@@ -53,6 +54,10 @@ const CATALOGUE: &[(&str, Constructor)] = &[
         declared::<write_file::WriteFileTool>,
     ),
     (edit::EditTool::NAME, declared::<edit::EditTool>),
+    (
+        notebook_edit::NotebookEditTool::NAME,
+        declared::<notebook_edit::NotebookEditTool>,
+    ),
     (
         list_directory::ListDirectoryTool::NAME,
         declared::<list_directory::ListDirectoryTool>,
@@ -142,6 +147,7 @@ mod tests {
                 "read_file",
                 "write_file",
                 "edit",
+                "notebook_edit",
                 "list_directory",
                 "grep_search",
                 "glob",
