@@ -48,6 +48,7 @@ pub mod approval;
 pub mod budget;
 pub mod edit;
 pub mod fold;
+pub mod js_string;
 pub mod matching;
 pub mod mcp;
 pub mod sed;

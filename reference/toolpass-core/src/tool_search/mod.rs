@@ -18,7 +18,6 @@ pub mod reminder;
 pub mod score;
 pub mod wrapper;
 
-mod json;
 mod system_reminder;
 
 pub use index::SearchIndex;

@@ -12,9 +12,9 @@
 //! `localeCompare` ([`super::locale_order`]): the reminder is part of the
 //! prompt, and a stable order keeps the model's prompt cache warm.
 
-use super::json::{quote, quote_units};
 use super::locale_order;
 use super::system_reminder;
+use crate::js_string::{quote, quote_units};
 
 /// The longest description shown, in UTF-16 units (Qwen's
 /// `MAX_DEFERRED_TOOL_DESC_LEN`).

@@ -18,7 +18,6 @@
 //! edit fails and the file keeps its bytes.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// A JSON value, in JavaScript's model of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -432,23 +431,12 @@ fn array_index(key: &str) -> Option<u32> {
     key.parse::<u32>().ok().filter(|&i| i != u32::MAX)
 }
 
-/// `JSON.stringify`'s `QuoteJSONString`.
+/// `JSON.stringify`'s `QuoteJSONString`, the core's, which the
+/// deferred-tools reminder uses too.
 fn quote(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
+        toolpass_core::js_string::push_escaped(out, c);
     }
     out.push('"');
 }

@@ -1,12 +1,13 @@
 //! JavaScript's `JSON.stringify` of a string, over UTF-16 units: the
-//! deferred-tools reminder shows names and descriptions as JSON strings, and
+//! deferred-tools reminder shows names and descriptions as JSON strings
+//! (`notebook_edit` prints a notebook's strings the same way), and
 //! a description cut at 157 units may end in half of a surrogate pair, which
 //! `JSON.stringify` writes as `\udXXX`.
 
 use std::fmt::Write as _;
 
 /// `JSON.stringify(s)` for `s` given as UTF-16 units.
-pub(crate) fn quote_units(units: &[u16]) -> String {
+pub fn quote_units(units: &[u16]) -> String {
     let mut out = String::with_capacity(units.len() + 2);
     out.push('"');
     for piece in char::decode_utf16(units.iter().copied()) {
@@ -23,7 +24,7 @@ pub(crate) fn quote_units(units: &[u16]) -> String {
 }
 
 /// `JSON.stringify(s)`.
-pub(crate) fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -33,7 +34,8 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
-fn push_escaped(out: &mut String, c: char) {
+/// Appends `c` as `JSON.stringify` writes it inside a string.
+pub fn push_escaped(out: &mut String, c: char) {
     match c {
         '"' => out.push_str("\\\""),
         '\\' => out.push_str("\\\\"),
