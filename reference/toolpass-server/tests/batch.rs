@@ -25,7 +25,9 @@ fn ten_thousand_calls_mixing_unknown_tools_answer_in_order() {
         fs::write(root.join(format!("f{i}.txt")), format!("{i}\n")).unwrap();
     }
     let mut server = Server::start();
-    let session = server.open(&root, json!({}));
+    // No batch budget: 1 430 unknown-tool messages alone pass the default
+    // 200 000, and this test is about order, not the cut.
+    let session = server.open(&root, json!({"toolOutputBatchBudget": 0}));
     let calls: Vec<Value> = (0..10_000)
         .map(|i| {
             let name = if i % 7 == 3 {
@@ -47,13 +49,19 @@ fn ten_thousand_calls_mixing_unknown_tools_answer_in_order() {
             assert_eq!(meta["error"]["code"], "tool_not_registered", "call {i}");
         } else {
             assert_eq!(status(outcome), "success", "call {i}");
-            assert_eq!(meta["llmContent"], format!("{}\n", i % 10), "call {i}");
+            // The first read of a file gives its text, a later one Qwen's
+            // "unchanged since last read" placeholder naming it: either
+            // says which file answered this call.
+            let text = meta["llmContent"].as_str().unwrap();
+            let n = i % 10;
+            assert!(
+                text == format!("{n}\n") || text.starts_with(&format!("[File f{n}.txt unchanged")),
+                "call {i}: {text}"
+            );
         }
     }
-    // Every result within the default budget: nothing was cut.
-    assert_eq!(result["budget"]["budget"], 200_000);
-    assert_eq!(result["budget"]["reduced"], 0);
-    assert_eq!(result["budget"]["before"], result["budget"]["after"]);
+    // No budget, no account.
+    assert!(result.get("budget").is_none(), "{}", result["budget"]);
     let (exit, _) = server.finish();
     assert!(exit.success());
 }
