@@ -340,7 +340,7 @@ fn drive(
     spawned: &Spawned,
     options: &Options,
     cancel: &Cancel,
-    collector: &mut Collector,
+    collector: &mut Collector<'_>,
     on_update: &mut dyn FnMut(&str),
 ) -> Driven {
     let wake = spawned.sender.clone();
