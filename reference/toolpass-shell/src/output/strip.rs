@@ -20,8 +20,10 @@ pub const MAX_HELD: usize = 1 << 20;
 
 /// The CSI / ESC half of Qwen's pattern, anchored at its start.
 static CSI: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\x{1B}\x{9B}][\[\]()#;?]*(?:[0-9]{1,4}(?:[;:][0-9]{0,4})*)?[0-9A-PR-TZcf-nq-uy=><~]")
-        .unwrap_or_else(|_| unreachable!("the CSI pattern is valid"))
+    Regex::new(
+        r"^[\x{1B}\x{9B}][\[\]()#;?]*(?:[0-9]{1,4}(?:[;:][0-9]{0,4})*)?[0-9A-PR-TZcf-nq-uy=><~]",
+    )
+    .unwrap_or_else(|_| unreachable!("the CSI pattern is valid"))
 });
 
 /// Characters a CSI / ESC sequence may consume before its final one.
