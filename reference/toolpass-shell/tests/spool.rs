@@ -31,8 +31,17 @@ fn check(prefer: Prefer) {
         },
         ..Options::default()
     };
-    let whole = run(&request(dir.path()), &unbounded, &Cancel::new(), &mut |_| {}).unwrap();
-    assert!(whole.spooled.is_none(), "nothing to spool without a spool dir");
+    let whole = run(
+        &request(dir.path()),
+        &unbounded,
+        &Cancel::new(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(
+        whole.spooled.is_none(),
+        "nothing to spool without a spool dir"
+    );
     assert!(whole.output.contains("line 0100000 ok"), "{prefer:?}");
 
     let spool_dir = dir.path().join("spool");
@@ -46,7 +55,10 @@ fn check(prefer: Prefer) {
     let cut = run(&request(dir.path()), &spooling, &Cancel::new(), &mut |_| {}).unwrap();
     assert!(cut.spool_error.is_none(), "{:?}", cut.spool_error);
     assert!(cut.retained_bytes <= 4 << 20, "{}", cut.retained_bytes);
-    assert!(!cut.output.contains("line 0100000 ok"), "the middle is not held");
+    assert!(
+        !cut.output.contains("line 0100000 ok"),
+        "the middle is not held"
+    );
     assert!(
         std::fs::read_dir(&spool_dir).unwrap().next().is_none(),
         "the spool's files have no name"
@@ -59,7 +71,10 @@ fn check(prefer: Prefer) {
     file.seek(SeekFrom::Start(0)).unwrap();
     file.read_to_string(&mut text).unwrap();
     assert_eq!(written, text.len() as u64);
-    assert!(text == whole.output, "{prefer:?}: the spool differs from the whole output");
+    assert!(
+        text == whole.output,
+        "{prefer:?}: the spool differs from the whole output"
+    );
 }
 
 #[test]

@@ -48,12 +48,18 @@ fn read_at(file: &mut File, at: u64, len: usize) -> Vec<u8> {
 /// checks the time, the peak memory and the spill file, whole and private,
 /// which goes with the session.
 fn whole_output_in_bounded_memory(bytes: u64, within: Duration) {
-    let _turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _turn = TURN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let sb = Sandbox::new();
     let command = format!("yes toolpass-output-line | head -c {bytes}; echo; echo last-line");
     let before = peak_kib(true);
     let started = Instant::now();
-    let call = execute_call(&sb.session, "run_shell_command", &json!({"command": command}));
+    let call = execute_call(
+        &sb.session,
+        "run_shell_command",
+        &json!({"command": command}),
+    );
     let took = started.elapsed();
     let grown_mib = (peak_kib(false) - before) / 1024;
     assert!(!call.result.is_error(), "{:?}", call.result.llm_content);
@@ -67,7 +73,10 @@ fn whole_output_in_bounded_memory(bytes: u64, within: Duration) {
     );
 
     let path = call.persisted_output_path.expect("the output spilled");
-    assert!(text.contains(&path.display().to_string()), "the stub names it");
+    assert!(
+        text.contains(&path.display().to_string()),
+        "the stub names it"
+    );
     let mut file = File::open(&path).unwrap();
     let prefix = format!("Command: {command}\nDirectory: (root)\nOutput: ");
     assert_eq!(read_at(&mut file, 0, prefix.len()), prefix.as_bytes());
@@ -78,7 +87,11 @@ fn whole_output_in_bounded_memory(bytes: u64, within: Duration) {
     let end = String::from_utf8(end).unwrap();
     let labels = end.find("\nError: (none)\nExit Code: 0\n").expect("labels");
     let output_len = size - 200 + labels as u64 - prefix.len() as u64;
-    assert_eq!(output_len, bytes + "\nlast-line".len() as u64, "the whole output");
+    assert_eq!(
+        output_len,
+        bytes + "\nlast-line".len() as u64,
+        "the whole output"
+    );
     let middle = bytes / 2 / LINE.len() as u64 * LINE.len() as u64;
     assert_eq!(
         read_at(&mut file, prefix.len() as u64 + middle, LINE.len()),
