@@ -277,13 +277,18 @@ mod tests {
         assert!(!text.contains('\u{FFFD}'), "{text}");
     }
 
+    /// A capture whose sink appends to `whole`.
+    fn spooling_into(head: usize, tail: usize, whole: &std::cell::RefCell<Vec<u8>>) -> Capture<'_> {
+        Capture::spooling(
+            OutputLimits { head, tail },
+            Box::new(|bytes: &[u8]| whole.borrow_mut().extend_from_slice(bytes)),
+        )
+    }
+
     #[test]
     fn the_sink_gets_the_whole_stream_from_the_first_overflow_on() {
         let whole = std::cell::RefCell::new(Vec::new());
-        let mut c = Capture::spooling(
-            OutputLimits { head: 3, tail: 4 },
-            Box::new(|bytes: &[u8]| whole.borrow_mut().extend_from_slice(bytes)),
-        );
+        let mut c = spooling_into(3, 4, &whole);
         c.push(b"0123");
         c.push(b"456");
         assert!(!c.spooled(), "seven bytes fit");
@@ -299,10 +304,7 @@ mod tests {
     #[test]
     fn spooling_a_stream_that_fits_hands_over_what_it_holds() {
         let whole = std::cell::RefCell::new(Vec::new());
-        let mut c = Capture::spooling(
-            OutputLimits { head: 2, tail: 8 },
-            Box::new(|bytes: &[u8]| whole.borrow_mut().extend_from_slice(bytes)),
-        );
+        let mut c = spooling_into(2, 8, &whole);
         c.push(b"abcde");
         c.spool();
         c.push(b"f");
