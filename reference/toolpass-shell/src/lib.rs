@@ -45,6 +45,7 @@ pub mod output;
 pub mod result_text;
 mod run;
 mod spawn;
+pub mod spool;
 pub mod throttle;
 pub mod tree;
 
@@ -53,3 +54,4 @@ pub use env::Connection;
 pub use output::capture::OutputLimits;
 pub use run::{DRAIN, Ending, KILL_GRACE, Options, Outcome, Prefer, Request, RunError, run};
 pub use spawn::pty_available;
+pub use spool::{SpoolDir, Spooled};

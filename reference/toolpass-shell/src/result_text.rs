@@ -8,6 +8,9 @@
 
 use crate::output::text::js_trim;
 
+/// Qwen's first sentence for a cancelled command.
+const CANCELLED_SUMMARY: &str = "Command was cancelled by user before it could complete.";
+
 /// Qwen's answer to a call cancelled before its command started.
 pub const CANCELLED_BEFORE_START: &str = "Command was cancelled by user before it could start.";
 
@@ -51,46 +54,54 @@ impl ShellResult<'_> {
     /// The text the model sees (`llmContent`).
     #[must_use]
     pub fn model_text(&self) -> String {
+        match self.frame() {
+            Some((before, after)) => {
+                let output = if self.output.is_empty() {
+                    "(empty)"
+                } else {
+                    self.output
+                };
+                format!("{before}{output}{after}")
+            }
+            None => {
+                let (summary, what) = match self.ended {
+                    Ended::TimedOut { timeout_ms } => (timeout_summary(timeout_ms), "timed out"),
+                    _ => (CANCELLED_SUMMARY.to_owned(), "was cancelled"),
+                };
+                format!("{summary} There was no output before it {what}.")
+            }
+        }
+    }
+
+    /// The model's text before and after the output, when the text shows
+    /// it: the whole text of a long output is `before`, the whole output and
+    /// `after`, which a spill file is made of.
+    #[must_use]
+    pub fn frame(&self) -> Option<(String, String)> {
         let has_output = !js_trim(self.output).is_empty();
         match self.ended {
-            Ended::TimedOut { timeout_ms } => {
+            Ended::TimedOut { timeout_ms } => has_output.then(|| {
                 let summary = timeout_summary(timeout_ms);
-                if has_output {
-                    format!(
-                        "{summary} Below is the output before it timed out:\n{}",
-                        self.output
-                    )
-                } else {
-                    format!("{summary} There was no output before it timed out.")
-                }
-            }
-            Ended::Cancelled => {
-                let summary = "Command was cancelled by user before it could complete.";
-                if has_output {
-                    format!(
-                        "{summary} Below is the output before it was cancelled:\n{}",
-                        self.output
-                    )
-                } else {
-                    format!("{summary} There was no output before it was cancelled.")
-                }
-            }
+                (
+                    format!("{summary} Below is the output before it timed out:\n"),
+                    String::new(),
+                )
+            }),
+            Ended::Cancelled => has_output.then(|| {
+                (
+                    format!("{CANCELLED_SUMMARY} Below is the output before it was cancelled:\n"),
+                    String::new(),
+                )
+            }),
             Ended::Exited => {
                 let none = || "(none)".to_owned();
-                [
-                    format!("Command: {}", self.command),
-                    format!(
-                        "Directory: {}",
-                        self.directory.filter(|d| !d.is_empty()).unwrap_or("(root)")
-                    ),
-                    format!(
-                        "Output: {}",
-                        if self.output.is_empty() {
-                            "(empty)"
-                        } else {
-                            self.output
-                        }
-                    ),
+                let before = format!(
+                    "Command: {}\nDirectory: {}\nOutput: ",
+                    self.command,
+                    self.directory.filter(|d| !d.is_empty()).unwrap_or("(root)")
+                );
+                let after = [
+                    String::new(),
                     format!("Error: {}", self.error.map_or_else(none, str::to_owned)),
                     format!(
                         "Exit Code: {}",
@@ -105,7 +116,8 @@ impl ShellResult<'_> {
                         self.process_group.map_or_else(none, |p| p.to_string())
                     ),
                 ]
-                .join("\n")
+                .join("\n");
+                Some((before, after))
             }
         }
     }

@@ -20,6 +20,7 @@ use crate::env::{Connection, environment};
 use crate::output::capture::OutputLimits;
 use crate::output::{Collector, Stream};
 use crate::spawn::{self, Event, Spawned, Status};
+use crate::spool::{SpoolDir, Spooled, Spools};
 use crate::throttle::{OUTPUT_UPDATE_INTERVAL, Throttle};
 use crate::tree::{Family, MARK_ENV};
 
@@ -53,7 +54,7 @@ pub enum Prefer {
 
 /// How a command is run.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct Options<'a> {
     /// Pty or pipes.
     pub prefer: Prefer,
     /// Ends the command after this long (Qwen's default is 120 s; its tool
@@ -63,11 +64,14 @@ pub struct Options {
     pub update_interval: Duration,
     /// Between SIGTERM and SIGKILL.
     pub kill_grace: Duration,
-    /// How much output is kept.
+    /// How much output is kept in memory.
     pub limits: OutputLimits,
+    /// Where the whole output goes once it outgrows `limits`
+    /// ([`Outcome::spooled`]); `None` keeps only what `limits` keeps.
+    pub spool: Option<SpoolDir<'a>>,
 }
 
-impl Default for Options {
+impl Default for Options<'_> {
     fn default() -> Self {
         Self {
             prefer: Prefer::Auto,
@@ -75,6 +79,7 @@ impl Default for Options {
             update_interval: OUTPUT_UPDATE_INTERVAL,
             kill_grace: KILL_GRACE,
             limits: OutputLimits::DEFAULT,
+            spool: None,
         }
     }
 }
@@ -91,7 +96,7 @@ pub enum Ending {
 }
 
 /// What a run produced.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Outcome {
     /// The output as Qwen shows it (see [`crate::output`]).
     pub output: String,
@@ -119,6 +124,12 @@ pub struct Outcome {
     /// Bytes the collector held at the end: bounded by the limits, whatever
     /// the command printed.
     pub retained_bytes: usize,
+    /// The whole output, when it outgrew the limits and
+    /// [`Options::spool`] was given: what [`Outcome::output`] was cut from.
+    pub spooled: Option<Spooled>,
+    /// Why the whole output could not be kept (a full disk): `output` is
+    /// then all there is.
+    pub spool_error: Option<io::Error>,
 }
 
 /// A command that could not be started.
@@ -192,7 +203,7 @@ impl std::error::Error for RunError {
 /// that fails (bash's own errors included) is an [`Outcome`].
 pub fn run(
     request: &Request,
-    options: &Options,
+    options: &Options<'_>,
     cancel: &Cancel,
     on_update: &mut dyn FnMut(&str),
 ) -> Result<Outcome, RunError> {
@@ -204,9 +215,19 @@ pub fn run(
         pty_unavailable,
         ..
     } = started;
-    let mut collector = match spawned.connection {
-        Connection::Pty => Collector::pty(options.limits),
-        Connection::Pipes => Collector::pipes(options.limits),
+    let spools = options.spool.map(Spools::new);
+    let limits = options.limits;
+    let mut collector = match (&spools, spawned.connection) {
+        (None, Connection::Pty) => Collector::pty(limits),
+        (None, Connection::Pipes) => Collector::pipes(limits),
+        (Some(spools), Connection::Pty) => {
+            Collector::pty_spooling(limits, Box::new(|b| spools.borrow_mut().write(0, b)))
+        }
+        (Some(spools), Connection::Pipes) => Collector::pipes_spooling(
+            limits,
+            Box::new(|b| spools.borrow_mut().write(0, b)),
+            Box::new(|b| spools.borrow_mut().write(1, b)),
+        ),
     };
     let driven = drive(&spawned, options, cancel, &mut collector, on_update);
     let left = family.end(options.kill_grace);
@@ -228,12 +249,23 @@ pub fn run(
     } else {
         Vec::new()
     };
+    let (total_bytes, omitted_bytes) = (collector.total(), collector.omitted());
+    let (binary, retained_bytes) = (collector.binary(), collector.retained());
+    let output = collector.finish();
+    let (spooled, spool_error) =
+        match spools.map(|s| s.into_inner().finish(connection == Connection::Pty)) {
+            Some(Ok(spooled)) => (spooled, None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
     Ok(Outcome {
-        total_bytes: collector.total(),
-        omitted_bytes: collector.omitted(),
-        binary: collector.binary(),
-        retained_bytes: collector.retained(),
-        output: collector.finish(),
+        total_bytes,
+        omitted_bytes,
+        binary,
+        retained_bytes,
+        output,
+        spooled,
+        spool_error,
         exit_code: status.code,
         signal: status.signal,
         pid: u32::try_from(pid).unwrap_or(0),
@@ -338,9 +370,9 @@ struct Driven {
 /// exits, the timeout passes or the cancel signal fires.
 fn drive(
     spawned: &Spawned,
-    options: &Options,
+    options: &Options<'_>,
     cancel: &Cancel,
-    collector: &mut Collector,
+    collector: &mut Collector<'_>,
     on_update: &mut dyn FnMut(&str),
 ) -> Driven {
     let wake = spawned.sender.clone();

@@ -229,3 +229,19 @@ fn a_closed_registry_starts_nothing() {
     let err = registry.start(&request("true", dir.path())).unwrap_err();
     assert_eq!(err.to_string(), "the background shell registry is closed");
 }
+
+/// A background shell's output file is written as the output arrives, so
+/// a long output is there whole, its middle too (no head-and-tail cut).
+#[test]
+fn a_long_output_reaches_the_output_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (registry, notices) = registry_with_notices(dir.path());
+    let launch = registry
+        .start(&request("seq -f 'line-%06g' 1 300000", dir.path()))
+        .unwrap();
+    let notice = notices.recv_timeout(PATIENCE).unwrap();
+    assert!(notice.text.contains("<status>completed</status>"));
+    let text = std::fs::read_to_string(&launch.output_file).unwrap();
+    assert_eq!(text.len(), 300_000 * "line-000000\n".len());
+    assert!(text.contains("\nline-150000\n"));
+}

@@ -7,6 +7,12 @@
 //! budget the model sees keeps the beginning and the end (`keep: 'both'` in
 //! `tools/shell.ts`), so the collector keeps exactly those: at most
 //! `head + tail` bytes whatever the command prints.
+//!
+//! The model is told that the spill file holds the whole output, so a
+//! capture can also be given a sink: once the stream outgrows the limits it
+//! hands the sink everything so far (the head and the tail, which are then
+//! still all of it) and from then on every byte as it arrives. The sink does
+//! the IO; the capture stays pure.
 
 use std::collections::VecDeque;
 
@@ -37,16 +43,31 @@ impl Default for OutputLimits {
     }
 }
 
+/// Where a capture sends the whole stream once it outgrows its limits.
+pub type Sink<'a> = Box<dyn FnMut(&[u8]) + 'a>;
+
 /// The head and tail of a byte stream.
-#[derive(Debug)]
-pub struct Capture {
+pub struct Capture<'a> {
     limits: OutputLimits,
     head: Vec<u8>,
     tail: VecDeque<u8>,
     total: u64,
+    sink: Option<Sink<'a>>,
+    /// Whether the sink has had everything so far.
+    spooling: bool,
 }
 
-impl Capture {
+impl std::fmt::Debug for Capture<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capture")
+            .field("limits", &self.limits)
+            .field("total", &self.total)
+            .field("spooling", &self.spooling)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Capture<'static> {
     /// An empty capture keeping what `limits` says.
     #[must_use]
     pub fn new(limits: OutputLimits) -> Self {
@@ -55,11 +76,35 @@ impl Capture {
             head: Vec::new(),
             tail: VecDeque::new(),
             total: 0,
+            sink: None,
+            spooling: false,
+        }
+    }
+}
+
+impl<'a> Capture<'a> {
+    /// An empty capture keeping what `limits` says, which gives `sink` the
+    /// whole stream once it outgrows them.
+    #[must_use]
+    pub fn spooling(limits: OutputLimits, sink: Sink<'a>) -> Self {
+        Capture {
+            sink: Some(sink),
+            ..Capture::new(limits)
         }
     }
 
     /// Takes the next bytes of the stream.
     pub fn push(&mut self, mut bytes: &[u8]) {
+        let kept = (self.limits.head + self.limits.tail) as u64;
+        if !self.spooling && self.total + bytes.len() as u64 > kept {
+            // The last moment the head and the tail are the whole stream.
+            self.spool();
+        }
+        if self.spooling
+            && let Some(sink) = &mut self.sink
+        {
+            sink(bytes);
+        }
         self.total += bytes.len() as u64;
         let room = self.limits.head - self.head.len();
         let into_head = room.min(bytes.len());
@@ -73,6 +118,30 @@ impl Capture {
         let overflow = (self.tail.len() + bytes.len()).saturating_sub(self.limits.tail);
         self.tail.drain(..overflow);
         self.tail.extend(bytes);
+    }
+
+    /// Hands the sink, if there is one, everything so far and then every
+    /// byte that follows, whether or not the stream outgrew the limits (the
+    /// other stream of a run whose one stream did).
+    pub fn spool(&mut self) {
+        if self.spooling {
+            return;
+        }
+        if let Some(sink) = &mut self.sink {
+            self.spooling = true;
+            let (front, back) = self.tail.as_slices();
+            for part in [&self.head[..], front, back] {
+                if !part.is_empty() {
+                    sink(part);
+                }
+            }
+        }
+    }
+
+    /// Whether the sink has the whole stream.
+    #[must_use]
+    pub fn spooled(&self) -> bool {
+        self.spooling
     }
 
     /// Every byte the stream carried, kept or not.
@@ -165,7 +234,7 @@ fn complete_prefix(bytes: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn capture(head: usize, tail: usize, chunks: &[&[u8]]) -> Capture {
+    fn capture(head: usize, tail: usize, chunks: &[&[u8]]) -> Capture<'static> {
         let mut capture = Capture::new(OutputLimits { head, tail });
         for chunk in chunks {
             capture.push(chunk);
@@ -206,5 +275,41 @@ mod tests {
         assert!(text.starts_with("aé\n"), "{text}");
         assert!(text.ends_with("\néb"), "{text}");
         assert!(!text.contains('\u{FFFD}'), "{text}");
+    }
+
+    /// A capture whose sink appends to `whole`.
+    fn spooling_into(head: usize, tail: usize, whole: &std::cell::RefCell<Vec<u8>>) -> Capture<'_> {
+        Capture::spooling(
+            OutputLimits { head, tail },
+            Box::new(|bytes: &[u8]| whole.borrow_mut().extend_from_slice(bytes)),
+        )
+    }
+
+    #[test]
+    fn the_sink_gets_the_whole_stream_from_the_first_overflow_on() {
+        let whole = std::cell::RefCell::new(Vec::new());
+        let mut c = spooling_into(3, 4, &whole);
+        c.push(b"0123");
+        c.push(b"456");
+        assert!(!c.spooled(), "seven bytes fit");
+        assert!(whole.borrow().is_empty());
+        c.push(b"789");
+        c.push(b"abcdef");
+        assert!(c.spooled());
+        assert_eq!(c.retained(), 7);
+        drop(c);
+        assert_eq!(whole.into_inner(), b"0123456789abcdef");
+    }
+
+    #[test]
+    fn spooling_a_stream_that_fits_hands_over_what_it_holds() {
+        let whole = std::cell::RefCell::new(Vec::new());
+        let mut c = spooling_into(2, 8, &whole);
+        c.push(b"abcde");
+        c.spool();
+        c.push(b"f");
+        c.spool();
+        drop(c);
+        assert_eq!(whole.into_inner(), b"abcdef");
     }
 }

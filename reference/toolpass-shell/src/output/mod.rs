@@ -9,13 +9,19 @@
 //! - Either way, a NUL byte among the first 512 bytes (`isBinary` in
 //!   `utils/textUtils.ts`) marks the output binary: text stops there and
 //!   only bytes are counted.
+//!
+//! A spooling collector also gives the whole output to sinks once it
+//! outgrows its limits: for pipes each stream's bytes as written, for a pty
+//! the rendered lines (see [`capture`]).
 
 pub mod capture;
 pub mod decode;
+pub mod rows;
 pub mod screen;
+pub mod strip;
 pub mod text;
 
-use capture::{Capture, OutputLimits};
+use capture::{Capture, OutputLimits, Sink};
 use decode::Utf8Stream;
 use screen::Screen;
 use text::{format_memory, js_trim, strip_ansi};
@@ -57,25 +63,25 @@ impl Sniff {
 
 /// Output collected from a running command.
 #[derive(Debug)]
-pub struct Collector {
-    kind: Kind,
+pub struct Collector<'a> {
+    kind: Kind<'a>,
     sniff: Sniff,
     total: u64,
 }
 
 #[derive(Debug)]
-enum Kind {
+enum Kind<'a> {
     Pipes {
-        stdout: Capture,
-        stderr: Capture,
+        stdout: Capture<'a>,
+        stderr: Capture<'a>,
     },
     Pty {
         decoder: Utf8Stream,
-        screen: Box<Screen>,
+        screen: Box<Screen<'a>>,
     },
 }
 
-impl Collector {
+impl Collector<'static> {
     /// A collector for piped stdout and stderr, each kept within `limits`.
     #[must_use]
     pub fn pipes(limits: OutputLimits) -> Self {
@@ -93,8 +99,30 @@ impl Collector {
             screen: Box::new(Screen::new(limits)),
         })
     }
+}
 
-    fn with(kind: Kind) -> Self {
+impl<'a> Collector<'a> {
+    /// As [`Collector::pipes`], each stream given whole to its sink once
+    /// either outgrows `limits`.
+    #[must_use]
+    pub fn pipes_spooling(limits: OutputLimits, stdout: Sink<'a>, stderr: Sink<'a>) -> Self {
+        Self::with(Kind::Pipes {
+            stdout: Capture::spooling(limits, stdout),
+            stderr: Capture::spooling(limits, stderr),
+        })
+    }
+
+    /// As [`Collector::pty`], the rendered lines given whole to `sink` once
+    /// they outgrow `limits`.
+    #[must_use]
+    pub fn pty_spooling(limits: OutputLimits, sink: Sink<'a>) -> Self {
+        Self::with(Kind::Pty {
+            decoder: Utf8Stream::default(),
+            screen: Box::new(Screen::spooling(limits, sink)),
+        })
+    }
+
+    fn with(kind: Kind<'a>) -> Self {
         Self {
             kind,
             sniff: Sniff::default(),
@@ -143,6 +171,15 @@ impl Collector {
         }
     }
 
+    /// Whether the sinks have the whole output: some text outgrew the limits.
+    #[must_use]
+    pub fn spooled(&self) -> bool {
+        match &self.kind {
+            Kind::Pipes { stdout, stderr } => stdout.spooled() || stderr.spooled(),
+            Kind::Pty { screen, .. } => screen.spooled(),
+        }
+    }
+
     /// Bytes written but not kept (the middle of a long output).
     #[must_use]
     pub fn omitted(&self) -> u64 {
@@ -176,7 +213,16 @@ impl Collector {
     #[must_use]
     pub fn finish(self) -> String {
         match self.kind {
-            Kind::Pipes { stdout, stderr } => {
+            Kind::Pipes {
+                mut stdout,
+                mut stderr,
+            } => {
+                // The text is made of both streams: when one went to its
+                // sink, so does the other.
+                if stdout.spooled() || stderr.spooled() {
+                    stdout.spool();
+                    stderr.spool();
+                }
                 let joined = join_streams(&stdout.text(), &stderr.text());
                 js_trim(&strip_ansi(&joined)).to_owned()
             }
@@ -198,15 +244,18 @@ impl Collector {
 /// `stdout + (stderr ? (stdout ? separator : "") + stderr : "")`, the
 /// separator a line feed unless stdout ends with one.
 fn join_streams(stdout: &str, stderr: &str) -> String {
-    if stderr.is_empty() {
-        return stdout.to_owned();
-    }
-    let separator = if stdout.is_empty() || stdout.ends_with('\n') {
-        ""
-    } else {
-        "\n"
-    };
+    let separator = stream_separator(stdout.as_bytes().last().copied(), !stderr.is_empty());
     format!("{stdout}{separator}{stderr}")
+}
+
+/// What goes between stdout, whose last byte is `stdout_last`, and stderr:
+/// Qwen's line feed when both have text and stdout does not end a line.
+#[must_use]
+pub fn stream_separator(stdout_last: Option<u8>, stderr: bool) -> &'static str {
+    match stdout_last {
+        Some(last) if stderr && last != b'\n' => "\n",
+        _ => "",
+    }
 }
 
 #[cfg(test)]

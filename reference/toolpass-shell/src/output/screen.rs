@@ -7,14 +7,16 @@
 //! trailing blanks and the text's trailing white space trimmed, and a bare
 //! line feed also returns the carriage (`convertEol: true`). The same is done
 //! here with a virtual terminal of the same size (80 × 30). Rows scrolled off
-//! the top leave the terminal at once and go to a bounded [`Capture`], so the
-//! terminal never holds more than one screen, where Qwen keeps a 10 000-row
-//! scrollback and silently loses the rows before it.
+//! the top leave the terminal at once ([`Rows`], which holds no line whole)
+//! and go to a bounded [`Capture`], so the terminal never holds more than one
+//! screen, where Qwen keeps a 10 000-row scrollback and silently loses the
+//! rows before it. The rendered lines are what a spooling capture's sink
+//! receives: the whole output in the form the model's text is cut from.
 
 use avt::Terminal;
-use avt::observer::Transcript;
 
-use super::capture::{Capture, OutputLimits};
+use super::capture::{Capture, OutputLimits, Sink};
+use super::rows::Rows;
 use super::text::js_trim_end;
 
 /// Columns of the terminal (`shellExecutionConfig.terminalWidth ?? 80`).
@@ -23,13 +25,13 @@ pub const COLUMNS: usize = 80;
 pub const ROWS: usize = 30;
 
 /// A terminal screen and the rows that scrolled off it.
-pub struct Screen {
+pub struct Screen<'a> {
     terminal: Terminal,
-    transcript: Transcript,
-    lines: Capture,
+    rows: Rows,
+    lines: Capture<'a>,
 }
 
-impl std::fmt::Debug for Screen {
+impl std::fmt::Debug for Screen<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Screen")
             .field("lines", &self.lines)
@@ -37,15 +39,28 @@ impl std::fmt::Debug for Screen {
     }
 }
 
-impl Screen {
+impl Screen<'static> {
     /// An empty screen whose scrolled-off text is kept within `limits`.
     #[must_use]
     pub fn new(limits: OutputLimits) -> Self {
+        Screen::with(Capture::new(limits))
+    }
+}
+
+impl<'a> Screen<'a> {
+    /// An empty screen whose scrolled-off text is kept within `limits` and
+    /// given whole to `sink` once it outgrows them.
+    #[must_use]
+    pub fn spooling(limits: OutputLimits, sink: Sink<'a>) -> Self {
+        Screen::with(Capture::spooling(limits, sink))
+    }
+
+    fn with(lines: Capture<'a>) -> Self {
         Self {
             terminal: Terminal::with_scrollback(COLUMNS, ROWS, Some(0))
                 .unwrap_or_else(|_| unreachable!("80 × 30 is a valid size")),
-            transcript: Transcript::new(),
-            lines: Capture::new(limits),
+            rows: Rows::default(),
+            lines,
         }
     }
 
@@ -54,14 +69,14 @@ impl Screen {
         // convertEol: a line feed also returns the carriage. A pty sends
         // "\r\n" already; "\r\r\n" is the same thing.
         let text = text.replace('\n', "\r\n");
-        let done = self.terminal.feed_with(text.as_str(), &mut self.transcript);
-        self.keep(done);
+        self.terminal.feed_with(text.as_str(), &mut self.rows);
+        self.keep();
     }
 
-    fn keep(&mut self, lines: Vec<String>) {
-        for line in lines {
-            self.lines.push(line.as_bytes());
-            self.lines.push(b"\n");
+    fn keep(&mut self) {
+        let ready = self.rows.take();
+        if !ready.is_empty() {
+            self.lines.push(ready.as_bytes());
         }
     }
 
@@ -86,9 +101,15 @@ impl Screen {
     /// trailing white space trimmed.
     #[must_use]
     pub fn finish(mut self) -> String {
-        let rest = std::mem::take(&mut self.transcript).finish(&self.terminal);
-        self.keep(rest);
+        self.rows.read_screen(&self.terminal);
+        self.keep();
         js_trim_end(&self.lines.text()).to_owned()
+    }
+
+    /// Whether the sink has the whole text.
+    #[must_use]
+    pub fn spooled(&self) -> bool {
+        self.lines.spooled()
     }
 
     /// Bytes of text held for rows that scrolled off.

@@ -20,7 +20,7 @@
 
 pub mod persist;
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -60,6 +60,23 @@ pub fn hold(
     limits: &Limits,
     content: &mut String,
 ) -> Option<PathBuf> {
+    hold_with(workspace, tool_name, limits, content, |file, text| {
+        file.write_all(text.as_bytes())
+    })
+}
+
+/// [`hold`] for a tool whose text was cut before it got here (the shell,
+/// which keeps a long output's head and tail in memory): `content` decides
+/// the cut and the stub as in [`hold`], and `write` fills the spill file,
+/// given `content`, with the whole text it was cut from. A spill file whose
+/// write failed is removed.
+pub fn hold_with(
+    workspace: &Workspace,
+    tool_name: &str,
+    limits: &Limits,
+    content: &mut String,
+    write: impl FnOnce(&mut File, &str) -> io::Result<()>,
+) -> Option<PathBuf> {
     let plan = truncate(content, limits)?;
     let unsaved = plan.unsaved_message();
     let dir = match workspace.spill_dir() {
@@ -73,7 +90,7 @@ pub fn hold(
     let path = spill_path(dir, tool_name);
     // `None`: the stub would not be shorter than the output, so it stays.
     let stub = plan.wrapped_message(&path.display().to_string())?;
-    match write_private(&path, content.as_bytes()) {
+    match write_private(&path, |file| write(file, content.as_str())) {
         Ok(()) => {
             *content = stub;
             Some(path)
@@ -106,12 +123,18 @@ fn spill_path(dir: &Path, tool: &str) -> PathBuf {
 }
 
 /// Creates `path` readable and writable by the owner only (beyond Qwen,
-/// which sets the mode on write but does not refuse an existing file).
-fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// which sets the mode on write but does not refuse an existing file) and
+/// fills it with `write`; removes it when that fails, so no half-written
+/// file claims to be the whole output.
+fn write_private(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(path)?;
-    file.write_all(bytes)
+    let written = write(&mut file);
+    if written.is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+    written
 }

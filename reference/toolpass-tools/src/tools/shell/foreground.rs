@@ -9,12 +9,20 @@
 //! killed by a signal or exited with a code that is not an answer; cut to
 //! the shell's budget before Qwen's long-run note is appended, so the note
 //! is never what gets cut.
+//!
+//! The run keeps a long output's head and tail in memory and spools the
+//! whole of it to the session's spill directory (asked for only then), so
+//! the spill file named in the cut text holds the whole text the cut was
+//! made from, however long.
 
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use toolpass_core::truncate::{Keep, Limits};
 use toolpass_shell::result_text::{Ended, ShellResult, timeout_summary};
-use toolpass_shell::{Cancel, Ending, Options, Request, command};
+use toolpass_shell::{Cancel, Ending, Options, Request, SpoolDir, Spooled, command};
 
 use super::{NAME, ShellParams};
 use crate::context::InvocationContext;
@@ -41,8 +49,10 @@ pub(super) fn run(
     request: &Request,
 ) -> Result<ToolResult, Failure> {
     let timeout_ms = params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let spool_dir = || workspace.spill_dir().map(PathBuf::from);
     let options = Options {
         timeout: Some(Duration::from_millis(timeout_ms)),
+        spool: Some(SpoolDir(&spool_dir)),
         ..Options::default()
     };
     let cancel = Cancel::new();
@@ -91,7 +101,10 @@ pub(super) fn run(
                 }
                 _ => None,
             };
-            Ok(shown.finish(workspace, &result, note, failure))
+            if let Some(e) = &outcome.spool_error {
+                tracing::warn!("could not keep the whole output of a command: {e}");
+            }
+            Ok(shown.finish(workspace, &result, outcome.spooled, note, failure))
         }
         // Qwen's `result.error`: the command could not start (a missing
         // directory among the causes), told in the labelled result.
@@ -111,6 +124,7 @@ pub(super) fn run(
                 workspace,
                 &result,
                 None,
+                None,
                 Some((ToolErrorCode::ShellExecuteError, None)),
             ))
         }
@@ -125,12 +139,14 @@ struct Shown<'a> {
 
 impl Shown<'_> {
     /// The result: Qwen's texts for `result`, held to the budget with room
-    /// kept for `note`, then `note` appended. `failure` is the code and,
+    /// kept for `note`, then `note` appended; the spill file gets the whole
+    /// output from `spooled` when the run has it. `failure` is the code and,
     /// when it differs from the text, the error's message.
     fn finish(
         &self,
         workspace: &Workspace,
         result: &ShellResult<'_>,
+        spooled: Option<Spooled>,
         note: Option<String>,
         failure: Option<(ToolErrorCode, Option<String>)>,
     ) -> ToolResult {
@@ -151,7 +167,15 @@ impl Shown<'_> {
             keep: Keep::Both,
             preview_chars: Some(body.min(MAX_PREVIEW_CHARS)),
         };
-        let spilled = output_budget::hold(workspace, NAME, &limits, &mut llm);
+        let frame = result.frame();
+        let spilled = output_budget::hold_with(workspace, NAME, &limits, &mut llm, |file, text| {
+            match (spooled, frame) {
+                (Some(spooled), Some((before, after))) => {
+                    write_whole(file, &before, spooled, &after)
+                }
+                _ => file.write_all(text.as_bytes()),
+            }
+        });
         if let Some(path) = &spilled {
             if !display.is_empty() {
                 display.push('\n');
@@ -188,6 +212,13 @@ impl Shown<'_> {
             }
         }
     }
+}
+
+/// The model's text with the whole output in place of the cut one.
+fn write_whole(file: &mut File, before: &str, output: Spooled, after: &str) -> io::Result<()> {
+    file.write_all(before.as_bytes())?;
+    output.write_output(file)?;
+    file.write_all(after.as_bytes())
 }
 
 /// Qwen's `buildLongRunningForegroundHint`.
