@@ -2,7 +2,7 @@
 //! a part and `toolpass merge` their reports into one.
 //!
 //! The syntax and semantics are nextest's `hash:M/N`: shards are numbered
-//! from 1, and a scenario belongs to shard `xxh64(id, seed 0) % N + 1`. The
+//! from 1, and a scenario belongs to shard `xxh64(id) % N + 1` (XXH64 keyed with 0). The
 //! hash is XXH64 of the id's UTF-8 bytes, a specified function (not Rust's
 //! `DefaultHasher`, which may change between Rust versions), so a
 //! scenario's shard is the same on every machine and every runner build.
@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn the_hash_is_xxh64_so_shards_never_move() {
-        // XXH64 of "" with seed 0 is the published test vector; the shard
+        // XXH64 of "" keyed with 0 is the published test vector; the shard
         // of a real id is pinned so a change of hash cannot go unnoticed.
         assert_eq!(xxh64(b"", 0), 0xEF46_DB37_51D8_E999);
         assert_eq!(shard_of("", 1 << 32), 0x51D8_E999 + 1);
