@@ -29,8 +29,7 @@ fn session_with(config: SessionConfig, files: &[(&str, &str)]) -> (tempfile::Tem
     (dir, session)
 }
 
-fn call(session: &Session, id: &str, name: &str, arguments: Value) -> BatchCall {
-    let _ = session;
+fn call(id: &str, name: &str, arguments: Value) -> BatchCall {
     BatchCall {
         name: name.to_owned(),
         arguments,
@@ -50,14 +49,13 @@ fn a_batch_runs_in_order_and_a_mutator_sees_the_reads_before_it() {
     let (dir, session) = session_with(SessionConfig::default(), &[("a.txt", "one\n")]);
     let a = dir.path().join("a.txt");
     let calls = [
-        call(&session, "r1", "read_file", json!({"file_path": a})),
+        call("r1", "read_file", json!({"file_path": a})),
         call(
-            &session,
             "e",
             "edit",
             json!({"file_path": a, "old_string": "one", "new_string": "two"}),
         ),
-        call(&session, "r2", "read_file", json!({"file_path": a})),
+        call("r2", "read_file", json!({"file_path": a})),
     ];
     let batch = schedule_batch(&session, &calls);
     let texts: Vec<&str> = batch
@@ -83,13 +81,11 @@ fn a_batch_over_budget_saves_the_cut_result_whole_privately_and_counts_it() {
     let (dir, session) = session_with(config, &[("s.txt", "short\n"), ("l.txt", &long)]);
     let calls = [
         call(
-            &session,
             "s",
             "read_file",
             json!({"file_path": dir.path().join("s.txt")}),
         ),
         call(
-            &session,
             "dir/l",
             "read_file",
             json!({"file_path": dir.path().join("l.txt")}),
