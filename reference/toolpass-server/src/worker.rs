@@ -150,15 +150,7 @@ impl Worker {
     }
 
     async fn call(&mut self, id: &RequestId, call: Call) {
-        if self.parked.contains_key(&call.call_id) {
-            let error = ResponseError::invalid_params(
-                method::TOOLS_CALL,
-                format!(
-                    "call id {} already awaits confirmation in session {}: call ids are unique \
-                     in a session",
-                    call.call_id, self.id
-                ),
-            );
+        if let Some(error) = self.refuse_parked(method::TOOLS_CALL, [&call]) {
             return self.outbound.error(Some(id.clone()), error);
         }
         let context = self.context(call.cancellation, call.token.clone(), &call.call_id);
@@ -195,16 +187,29 @@ impl Worker {
         }
     }
 
+    /// The refusal of a request whose call id names a call still awaiting
+    /// confirmation: call ids are unique in a session, and answering the
+    /// parked one would become ambiguous.
+    fn refuse_parked<'a>(
+        &self,
+        method: &str,
+        calls: impl IntoIterator<Item = &'a Call>,
+    ) -> Option<ResponseError> {
+        let call = calls
+            .into_iter()
+            .find(|c| self.parked.contains_key(&c.call_id))?;
+        Some(ResponseError::invalid_params(
+            method,
+            format!(
+                "call id {} already awaits confirmation in session {}: call ids are unique in \
+                 a session",
+                call.call_id, self.id
+            ),
+        ))
+    }
+
     async fn batch(&mut self, id: &RequestId, calls: Vec<Call>) {
-        if let Some(call) = calls.iter().find(|c| self.parked.contains_key(&c.call_id)) {
-            let error = ResponseError::invalid_params(
-                method::BATCH,
-                format!(
-                    "call id {} already awaits confirmation in session {}: call ids are unique \
-                     in a session",
-                    call.call_id, self.id
-                ),
-            );
+        if let Some(error) = self.refuse_parked(method::BATCH, &calls) {
             return self.outbound.error(Some(id.clone()), error);
         }
         let tokens: Vec<(String, Option<ProgressToken>)> = calls

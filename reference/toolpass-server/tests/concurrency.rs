@@ -193,8 +193,25 @@ fn a_confirmation_names_its_call_and_a_modify_needs_its_content() {
     let id = server.call(&session, "ask", "edit", edit.clone());
     assert_eq!(status(&server.result(id)), "awaiting_confirmation");
     // The same call id again while it waits: refused, it is not a new call.
-    let id = server.call(&session, "ask", "edit", edit);
+    let id = server.call(&session, "ask", "edit", edit.clone());
     assert_eq!(server.answer(id)["error"]["code"], -32602);
+    // In a batch too, wherever it stands; the batch's other calls do not run.
+    let calls = json!([
+        {"callId": "fresh", "name": "edit", "arguments": edit},
+        {"callId": "ask", "name": "read_file", "arguments": {"file_path": file}},
+    ]);
+    let id = server.send(
+        "toolpass/batch",
+        json!({"sessionId": session, "calls": calls}),
+    );
+    let reply = server.answer(id);
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("call id ask already awaits confirmation"),
+        "{message}"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "alpha\n");
     let id = server.send(
         "toolpass/confirm",
         json!({"sessionId": session, "callId": "ask", "outcome": "modify"}),
