@@ -52,6 +52,7 @@ fn budget(c: &mut Criterion) {
             |b, entries| {
                 b.iter(|| {
                     let plan = plan_batch(black_box(entries), DEFAULT_BATCH_BUDGET)
+                        .cut()
                         .expect("the batch is over budget");
                     let written: Vec<Option<String>> = plan
                         .spills()

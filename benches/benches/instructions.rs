@@ -108,7 +108,7 @@ fn budget(input: Input<(Vec<String>, Vec<String>)>) -> Option<BatchReport> {
     let (texts, ids) = input.take();
     let parts = output_parts(texts);
     let entries = entries(ids, &parts);
-    let plan = plan_batch(black_box(&entries), DEFAULT_BATCH_BUDGET)?;
+    let plan = plan_batch(black_box(&entries), DEFAULT_BATCH_BUDGET).cut()?;
     let written: Vec<Option<String>> = plan
         .spills()
         .iter()

@@ -40,7 +40,9 @@ pub mod persist;
 #[cfg(test)]
 mod tests;
 
-pub use batch::{BatchPlan, BatchReport, Entry, Field, Finalized, Part, Replacement, plan_batch};
+pub use batch::{
+    BatchPlan, BatchReport, Entry, Field, Finalized, Part, Planned, Replacement, plan_batch,
+};
 pub use per_tool::{Content, ContentPart, LlmText, SessionLimits, llm_text, tool_limits};
 pub use persist::{
     Gate, GateSkip, PersistTarget, StubNote, error_gate, gate_text, is_already_truncated,

@@ -85,7 +85,7 @@ fn batches_match_qwens_finalizer() {
                     .map(|f| f.iter().map(|s| (*s).to_owned()).collect())
             })
             .collect();
-        let finished = plan_batch(&entries, budget).map(|plan| {
+        let finished = plan_batch(&entries, budget).cut().map(|plan| {
             let written: Vec<Option<String>> = plan
                 .spills()
                 .iter()

@@ -19,7 +19,7 @@
 //! completed, whatever its status, as Qwen's `applyBatchOutputBudget`.
 
 use serde_json::Value;
-use toolpass_core::budget::{self, BatchReport, Entry, Part};
+use toolpass_core::budget::{self, BatchReport, Entry, Part, Planned};
 use toolpass_core::shell_read_only::{self, Safety};
 
 use super::{CallOutcome, Scheduled, schedule_one};
@@ -209,18 +209,17 @@ pub fn hold_batch(
                 persisted: outcome.cut.then_some(files.as_slice()),
             })
             .collect();
-        let Some(plan) = budget::plan_batch(&entries, budget) else {
-            let total = parts
-                .iter()
-                .flatten()
-                .map(|p| p.output.or(p.error).map_or(0, budget::units))
-                .sum();
-            return Some(BatchReport {
-                budget,
-                before: total,
-                after: total,
-                reduced: 0,
-            });
+        let plan = match budget::plan_batch(&entries, budget) {
+            Planned::Cut(plan) => plan,
+            Planned::Whole { units } => {
+                return Some(BatchReport {
+                    budget,
+                    before: units,
+                    after: units,
+                    reduced: 0,
+                });
+            }
+            Planned::Unlimited => return None,
         };
         let written: Vec<Option<String>> = plan
             .spills()

@@ -7,7 +7,7 @@
 //!
 //! 1. [`plan_batch`]: the batch's text slots (a part's `text`, its
 //!    function response's `output` and `error`) and their total. Within the
-//!    budget: `None`, nothing changes. Over it: each slot's share
+//!    budget: [`Planned::Whole`], nothing changes. Over it: each slot's share
 //!    ([`allocate`], Qwen's `allocateTextBudget`), and the results to save
 //!    whole ([`BatchPlan::spills`]: each result with a slot over its share,
 //!    in slot order, but for those whose saving was already decided by an
@@ -154,17 +154,43 @@ pub struct Finalized {
     pub report: BatchReport,
 }
 
-/// Plans the batch budget over `entries`. `None` when the budget is 0 (Qwen's
-/// "not positive": no budget) or the batch's text is within it.
+/// What the batch budget makes of a batch.
+#[derive(Debug)]
+pub enum Planned<'a> {
+    /// The budget is 0 (Qwen's "not positive"): no budget, nothing counted.
+    Unlimited,
+    /// The batch's text, `units` UTF-16 units, is within the budget: left
+    /// whole.
+    Whole {
+        /// The batch's text.
+        units: usize,
+    },
+    /// Over the budget: the cut to make.
+    Cut(BatchPlan<'a>),
+}
+
+impl<'a> Planned<'a> {
+    /// The cut, if the batch needs one.
+    #[must_use]
+    pub fn cut(self) -> Option<BatchPlan<'a>> {
+        match self {
+            Planned::Cut(plan) => Some(plan),
+            Planned::Unlimited | Planned::Whole { .. } => None,
+        }
+    }
+}
+
+/// Plans the batch budget over `entries`: the batch's text is counted once,
+/// and that count answers a batch within the budget too.
 #[must_use]
-pub fn plan_batch<'a>(entries: &'a [Entry<'a>], budget: usize) -> Option<BatchPlan<'a>> {
+pub fn plan_batch<'a>(entries: &'a [Entry<'a>], budget: usize) -> Planned<'a> {
     if budget == 0 {
-        return None;
+        return Planned::Unlimited;
     }
     let slots = collect_slots(entries);
     let total = slots.iter().map(|s| s.units).sum::<usize>();
     if total <= budget {
-        return None;
+        return Planned::Whole { units: total };
     }
     let lengths: Vec<usize> = slots.iter().map(|s| s.units).collect();
     let shares = allocate(&lengths, budget);
@@ -196,7 +222,7 @@ pub fn plan_batch<'a>(entries: &'a [Entry<'a>], budget: usize) -> Option<BatchPl
             text: entry_text(&slots, index),
         });
     }
-    Some(BatchPlan {
+    Planned::Cut(BatchPlan {
         entries,
         slots,
         shares,

@@ -47,7 +47,7 @@ pub(super) fn finalize(
     writer: fn(&str, &str) -> Option<String>,
 ) -> Option<(Vec<Spill>, Finalized)> {
     check_batch(entries, budget).unwrap();
-    let plan = plan_batch(entries, budget)?;
+    let plan = plan_batch(entries, budget).cut()?;
     let spills: Vec<Spill> = plan
         .spills()
         .iter()

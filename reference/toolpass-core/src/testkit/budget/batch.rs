@@ -258,7 +258,7 @@ pub fn fast_finalize(
     budget: usize,
     mut persist: impl FnMut(&str, &str) -> Option<String>,
 ) -> Option<Finalize> {
-    let plan = crate::budget::plan_batch(entries, budget)?;
+    let plan = crate::budget::plan_batch(entries, budget).cut()?;
     let written: Vec<Option<String>> = plan
         .spills()
         .iter()
