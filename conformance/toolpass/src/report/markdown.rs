@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::text::{self, diff_lines, printable_line};
+use super::text::{self, actual_heading, diff_lines, excerpt, printable_line};
 use super::{Report, first_failure, headline, location, rfc3339};
 use crate::run::{ScenarioResult, Verdict};
 
@@ -107,21 +107,30 @@ fn table(results: &[&ScenarioResult], repeated: bool) -> String {
     out
 }
 
-/// A `<details>` block per failure with a diff, and per stderr tail.
+/// A `<details>` block per failure with a diff or an actual text, and per
+/// stderr tail.
 fn details(results: &[&ScenarioResult]) -> String {
     let mut blocks = Vec::new();
     for result in results {
         for step in result.failed_steps() {
             let at = format!("<code>{}</code> step {}", html(&result.id), step.index);
             for failure in &step.failures {
-                if let (Some(expected), Some(actual)) = (&failure.expected, &failure.actual) {
-                    let lines: Vec<String> = diff_lines(expected, actual)
-                        .into_iter()
-                        .map(|(_, line)| line)
-                        .collect();
-                    let headline = truncate(&failure.headline(), MESSAGE_CHARS);
-                    let summary = format!("{at}: {}", html(&headline));
-                    blocks.push(fold(&summary, "diff", &lines.join("\n")));
+                let headline = truncate(&failure.headline(), MESSAGE_CHARS);
+                let summary = format!("{at}: {}", html(&headline));
+                match (&failure.expected, &failure.actual) {
+                    (Some(expected), Some(actual)) => {
+                        let lines: Vec<String> = diff_lines(expected, actual)
+                            .into_iter()
+                            .map(|(_, line)| line)
+                            .collect();
+                        blocks.push(fold(&summary, "diff", &lines.join("\n")));
+                    }
+                    (None, Some(actual)) => {
+                        let body =
+                            format!("{}\n{}", actual_heading(actual), excerpt(actual).join("\n"));
+                        blocks.push(fold(&summary, "text", &body));
+                    }
+                    _ => {}
                 }
             }
             let tail = step.stderr_tail.trim_end();

@@ -176,9 +176,58 @@ fn failure_block(failure: &Failure, style: Style) -> String {
         style.paint("1", &printable_line(&failure.what)),
         printable(&failure.message)
     );
-    if let (Some(expected), Some(actual)) = (&failure.expected, &failure.actual) {
-        out.push_str(&diff(expected, actual, style));
+    match (&failure.expected, &failure.actual) {
+        (Some(expected), Some(actual)) => out.push_str(&diff(expected, actual, style)),
+        (None, Some(actual)) => {
+            let _ = writeln!(out, "      {}", style.paint("2", &actual_heading(actual)));
+            for line in excerpt(actual) {
+                let _ = writeln!(out, "      | {line}");
+            }
+        }
+        _ => {}
     }
+    out
+}
+
+/// The lines of an actual text shown in full; a longer text shows its
+/// first and last [`EXCERPT_LINES`] / 2 around a count of what was left
+/// out (the JSONL report has it all).
+const EXCERPT_LINES: usize = 40;
+/// The characters of one shown line, so one huge line cannot flood the
+/// terminal.
+const EXCERPT_LINE_CHARS: usize = 240;
+
+/// `actual (N lines):` over a text judged by a needle, pattern or count.
+/// No character count: the text shown has the root written `{root}`, so
+/// it would not be the count a `chars` condition judged.
+pub fn actual_heading(actual: &str) -> String {
+    format!(
+        "actual ({}):",
+        crate::plural::counted(actual.lines().count(), "line", "lines")
+    )
+}
+
+/// The actual text a needle, pattern or count was checked against, as
+/// lines to show: invisible characters made visible, long lines and long
+/// texts cut with a note of what was left out.
+pub fn excerpt(actual: &str) -> Vec<String> {
+    let visible = visible(actual);
+    let lines: Vec<&str> = visible.lines().collect();
+    let cut = |line: &str| match line.char_indices().nth(EXCERPT_LINE_CHARS) {
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &line[..at],
+            line[at..].chars().count()
+        ),
+        None => line.to_owned(),
+    };
+    if lines.len() <= EXCERPT_LINES {
+        return lines.into_iter().map(cut).collect();
+    }
+    let half = EXCERPT_LINES / 2;
+    let mut out: Vec<String> = lines[..half].iter().copied().map(cut).collect();
+    out.push(format!("… ({} lines left out)", lines.len() - 2 * half));
+    out.extend(lines[lines.len() - half..].iter().copied().map(cut));
     out
 }
 

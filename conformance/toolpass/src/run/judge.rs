@@ -259,7 +259,7 @@ pub(crate) fn mismatch(what: &str, mismatch: &Mismatch) -> Failure {
             mismatch.actual(),
         )
     } else {
-        Failure::new(what, mismatch.to_string())
+        Failure::with_actual(what, mismatch.to_string(), mismatch.actual())
     }
 }
 
@@ -329,6 +329,30 @@ mod tests {
             "_meta": {"toolpass": {"status": "error", "llmContent": "no",
                                    "error": {"code": code, "message": "peer text"}}}
         })
+    }
+
+    #[test]
+    fn a_needle_failure_carries_the_text_it_was_checked_against() {
+        use toolpass_scenario::Condition;
+        let vars = Vars::new("/sandbox");
+        let context = Context {
+            vars: &vars,
+            blessed: None,
+        };
+        let needle = Matcher::new(vec![Condition::Contains(Located::unknown("x".into()))]);
+        let failure = check_text("llm", &needle, "a\nb", context)
+            .unwrap()
+            .unwrap();
+        assert_eq!(failure.headline(), "llm: contains: does not contain \"x\"");
+        assert_eq!(
+            (failure.expected, failure.actual.as_deref()),
+            (None, Some("a\nb"))
+        );
+        // A whole text is a diff: both sides.
+        let whole = Matcher::equals("a\nc");
+        let failure = check_text("llm", &whole, "a\nb", context).unwrap().unwrap();
+        assert_eq!(failure.expected.as_deref(), Some("a\nc"));
+        assert_eq!(failure.actual.as_deref(), Some("a\nb"));
     }
 
     #[test]

@@ -99,7 +99,9 @@ pub struct Failure {
     /// The expected text, for a diff.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// The actual text, for a diff.
+    /// The actual text: for a diff with `expected`, or alone when the
+    /// condition was a needle, a pattern or a count (`contains`, `regex`,
+    /// `lines`, ...), so the reader sees what the text was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actual: Option<String>,
 }
@@ -127,6 +129,19 @@ impl Failure {
             message: message.into(),
             expected: Some(expected.into()),
             actual: Some(actual.into()),
+        }
+    }
+
+    /// A failure of a condition that is not a whole text (a needle, a
+    /// pattern, a count), with the text it was checked against.
+    pub fn with_actual(
+        what: impl Into<String>,
+        message: impl Into<String>,
+        actual: impl Into<String>,
+    ) -> Failure {
+        Failure {
+            actual: Some(actual.into()),
+            ..Failure::new(what, message)
         }
     }
 
