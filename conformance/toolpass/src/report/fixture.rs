@@ -114,7 +114,11 @@ pub(crate) fn results() -> Vec<ScenarioResult> {
         14,
         "call edit",
         Verdict::Fail,
-        vec![Failure::new("llm", "does not contain \"updated\"")],
+        vec![Failure::with_actual(
+            "llm",
+            "contains: does not contain \"updated\"",
+            "The file {root}/src/a.txt was\nleft as it was.\r\n",
+        )],
     );
     recommended.level = Level::Recommended;
     let mut hang = step(
