@@ -1,141 +1,247 @@
 //! The one place the verdict depends on the directory a command runs in
 //! (Qwen's `isShellCommandReadOnlyASTInDirectory`, with
 //! `getLocalGitConfigRisk` of `packages/core/src/utils/git-config-safety.ts`):
-//! a repository's own configuration can make `git diff` run a program
-//! (`diff.external`) and `git status` run one (`core.fsmonitor` set to a
-//! command). Qwen asks git for the two settings; this module says which
-//! commands need the answer and reads it, the caller runs git.
+//! a repository's own configuration can make a "read-only" git command run
+//! a program. Qwen asks git for two settings (`diff.external`, a
+//! `core.fsmonitor` hook) and only for `git diff` and `git status`; a
+//! checkout the user did not write (an archive, a shared volume, a
+//! submodule) has many more: a diff driver's `textconv` or `command` that
+//! `git show`, `git log -p` and `git blame` run, a `filter` that any
+//! index refresh runs, `gpg.program` that a signed commit's `git log`
+//! runs, `core.sshCommand` and `uploadpack` that `git remote show` runs, a
+//! pager, a credential helper. So every git command asks git for all of
+//! them, in the repository's own configuration with its includes and in
+//! each submodule's; any one set makes the command ask. This module says
+//! what to ask and reads the answers, the caller runs git.
 
-/// What the repository's own (local or worktree) configuration makes
-/// `git diff` and `git status` run.
+/// Whether the repository's own configuration names a program that a git
+/// command may run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GitConfigRisk {
-    /// `diff.external` names a program.
-    pub diff_external: bool,
-    /// `core.fsmonitor` names a hook program (not a boolean).
-    pub fsmonitor: bool,
+    /// Some setting of [`HELPER_KEYS`] names a program.
+    pub runs_helper: bool,
 }
 
-/// The arguments of the git command that reads the two settings, after
-/// `git -C <directory>`.
+/// The settings that name a program some read-only git command runs, as
+/// `git config --get-regexp` matches them (section and variable names in
+/// lower case). `core.repositoryformatversion`, set in every repository,
+/// is asked for too: its origin names the repository's configuration
+/// file, whose directory holds the submodules' (`modules/*/config`).
+pub const HELPER_KEYS: &str = "^(diff\\.external\
+|diff\\..+\\.(textconv|command)\
+|filter\\..+\\.(clean|smudge|process)\
+|core\\.(fsmonitor|pager|sshcommand|gitproxy|askpass|alternaterefscommand|repositoryformatversion)\
+|pager\\..+\
+|gpg\\.(.+\\.)?program\
+|gpg\\..+command\
+|remote\\..+\\.(uploadpack|receivepack|vcs)\
+|protocol\\.(.+\\.)?allow\
+|credential\\.(.+\\.)?helper)$";
+
+/// The arguments of the git command that reads the repository's settings,
+/// after `git -C <directory>`.
 pub const GIT_CONFIG_PROBE: &[&str] = &[
     "config",
     "--includes",
     "--show-scope",
+    "--show-origin",
     "--null",
     "--get-regexp",
-    "^diff\\.external$|^core\\.fsmonitor$",
+    HELPER_KEYS,
 ];
 
+/// The arguments that read one submodule's configuration file `FILE`:
+/// `git config --file FILE` followed by these.
+pub const GIT_MODULE_CONFIG_PROBE: &[&str] = &[
+    "--includes",
+    "--show-scope",
+    "--show-origin",
+    "--null",
+    "--get-regexp",
+    HELPER_KEYS,
+];
+
+/// What one probe answered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProbeAnswer {
+    /// Whether a counted setting names a program.
+    pub risk: GitConfigRisk,
+    /// The repository's own configuration file as git named it (relative
+    /// to the directory asked, or absolute), when the answer says.
+    pub local_config: Option<String>,
+}
+
+/// Which scopes of a probe's answer count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scopes {
+    /// The repository's own: `local` and `worktree` (the user's global
+    /// and system settings are the user's, not the checkout's).
+    Repository,
+    /// Every entry: a submodule's file read with `--file`.
+    All,
+}
+
 impl GitConfigRisk {
-    /// No risk: the directory is not one, or git found neither setting.
-    pub const NONE: Self = Self {
-        diff_external: false,
-        fsmonitor: false,
-    };
+    /// No risk: the directory is not one, or git found no such setting.
+    pub const NONE: Self = Self { runs_helper: false };
 
-    /// Both risks, assumed when git could not be asked or its answer not
+    /// The risk assumed when git could not be asked or its answer not
     /// read (Qwen's `PROBE_FAILED`).
-    pub const UNKNOWN: Self = Self {
-        diff_external: true,
-        fsmonitor: true,
-    };
+    pub const UNKNOWN: Self = Self { runs_helper: true };
 
-    /// Reads the answer of `git -C DIR` + [`GIT_CONFIG_PROBE`]: its exit
-    /// code (`None` when it did not exit normally: killed, timed out) and
-    /// its standard output (`scope NUL key LF value NUL`, repeated). Exit
-    /// 1 means neither key is set; anything but 0 or 1 is a failed probe.
+    /// Either risk.
     #[must_use]
-    pub fn from_probe(exit_code: Option<i32>, stdout: &[u8]) -> Self {
-        match exit_code {
-            Some(1) => return Self::NONE,
-            Some(0) => {}
-            _ => return Self::UNKNOWN,
-        }
-        let Ok(stdout) = std::str::from_utf8(stdout) else {
-            return Self::UNKNOWN;
-        };
-        // The last entry of a key wins, as git's own precedence goes.
-        let mut diff_external = None;
-        let mut fsmonitor = None;
-        let fields: Vec<&str> = stdout.split('\0').collect();
-        for pair in fields.chunks(2) {
-            let [scope, entry] = pair else { break };
-            let Some((key, value)) = entry.split_once('\n') else {
-                return Self::UNKNOWN;
-            };
-            let local = matches!(*scope, "local" | "worktree");
-            let value = local.then(|| value.trim().to_owned());
-            match key {
-                "diff.external" => diff_external = Some(value),
-                "core.fsmonitor" => fsmonitor = Some(value),
-                _ => {}
-            }
-        }
-        let set = |v: &Option<Option<String>>| {
-            v.as_ref()
-                .and_then(Option::as_deref)
-                .is_some_and(|v| !v.is_empty())
-        };
-        let boolean = |v: &str| {
-            ["true", "false", "yes", "no", "on", "off", "0", "1"]
-                .iter()
-                .any(|b| v.eq_ignore_ascii_case(b))
-        };
+    pub fn or(self, other: Self) -> Self {
         Self {
-            diff_external: set(&diff_external),
-            fsmonitor: set(&fsmonitor) && !fsmonitor.flatten().is_some_and(|v| boolean(&v)),
+            runs_helper: self.runs_helper || other.runs_helper,
         }
     }
+
+    /// Reads the answer of a probe: its exit code (`None` when it did not
+    /// exit normally: killed, timed out) and its standard output (`scope
+    /// NUL origin NUL key LF value NUL`, repeated). Exit 1 means no key is
+    /// set; anything but 0 or 1 is a failed probe.
+    #[must_use]
+    pub fn from_probe(exit_code: Option<i32>, stdout: &[u8], scopes: Scopes) -> ProbeAnswer {
+        let failed = ProbeAnswer {
+            risk: Self::UNKNOWN,
+            local_config: None,
+        };
+        match exit_code {
+            Some(1) => return ProbeAnswer::default(),
+            Some(0) => {}
+            _ => return failed,
+        }
+        let Ok(stdout) = std::str::from_utf8(stdout) else {
+            return failed;
+        };
+        // The last entry of a key wins, as git's own precedence goes.
+        let mut values: Vec<(&str, &str)> = Vec::new();
+        let mut local_config = None;
+        let fields: Vec<&str> = stdout.split('\0').collect();
+        for entry in fields.chunks(3) {
+            let [scope, origin, entry] = entry else { break };
+            let Some((key, value)) = entry.split_once('\n') else {
+                return failed;
+            };
+            let counted = scopes == Scopes::All || matches!(*scope, "local" | "worktree");
+            if !counted {
+                continue;
+            }
+            if key == "core.repositoryformatversion" && *scope == "local" {
+                local_config = origin.strip_prefix("file:").map(str::to_owned);
+            }
+            values.retain(|(k, _)| *k != key);
+            values.push((key, value.trim()));
+        }
+        let runs_helper = values.iter().any(|(k, v)| names_a_program(k, v));
+        ProbeAnswer {
+            risk: Self { runs_helper },
+            local_config,
+        }
+    }
+}
+
+/// Whether `key = value` makes git run a program: any non-empty value,
+/// but a boolean `core.fsmonitor` (git's own daemon) or `pager.<cmd>`
+/// (paging on or off), a `protocol.allow` other than `always`, and the
+/// format version, which names none.
+fn names_a_program(key: &str, value: &str) -> bool {
+    let boolean = ["true", "false", "yes", "no", "on", "off", "0", "1"]
+        .iter()
+        .any(|b| value.eq_ignore_ascii_case(b));
+    if value.is_empty() || key == "core.repositoryformatversion" {
+        return false;
+    }
+    if key == "core.fsmonitor" || key.starts_with("pager.") {
+        return !boolean;
+    }
+    if key.starts_with("protocol.") {
+        return value.eq_ignore_ascii_case("always");
+    }
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn exit_one_is_no_setting_and_other_failures_assume_both() {
-        assert_eq!(GitConfigRisk::from_probe(Some(1), b""), GitConfigRisk::NONE);
-        assert_eq!(
-            GitConfigRisk::from_probe(Some(128), b""),
-            GitConfigRisk::UNKNOWN
-        );
-        assert_eq!(GitConfigRisk::from_probe(None, b""), GitConfigRisk::UNKNOWN);
-        assert_eq!(
-            GitConfigRisk::from_probe(Some(0), b"local\0no newline\0"),
-            GitConfigRisk::UNKNOWN
-        );
+    fn risk(stdout: &[u8]) -> bool {
+        GitConfigRisk::from_probe(Some(0), stdout, Scopes::Repository)
+            .risk
+            .runs_helper
     }
 
     #[test]
-    fn only_local_settings_count_and_a_boolean_fsmonitor_is_no_hook() {
-        let risk = GitConfigRisk::from_probe(
-            Some(0),
-            b"local\0diff.external\nhelper\0local\0core.fsmonitor\ntrue\0",
-        );
-        assert_eq!(
-            risk,
-            GitConfigRisk {
-                diff_external: true,
-                fsmonitor: false
-            }
-        );
-        let risk = GitConfigRisk::from_probe(
-            Some(0),
-            b"global\0diff.external\nhelper\0worktree\0core.fsmonitor\nhook.sh\0",
-        );
-        assert_eq!(
-            risk,
-            GitConfigRisk {
-                diff_external: false,
-                fsmonitor: true
-            }
-        );
+    fn exit_one_is_no_setting_and_other_failures_assume_a_helper() {
+        let none = GitConfigRisk::from_probe(Some(1), b"", Scopes::Repository);
+        assert_eq!(none.risk, GitConfigRisk::NONE);
+        for exit in [Some(128), None] {
+            let failed = GitConfigRisk::from_probe(exit, b"", Scopes::Repository);
+            assert_eq!(failed.risk, GitConfigRisk::UNKNOWN);
+        }
+        assert!(risk(b"local\0file:.git/config\0no newline\0"));
+        assert!(risk(b"\xff"));
+    }
+
+    #[test]
+    fn every_helper_setting_of_the_repository_counts() {
+        for key in [
+            "diff.external",
+            "diff.evil.textconv",
+            "diff.evil.command",
+            "filter.lfs.clean",
+            "filter.x.smudge",
+            "filter.x.process",
+            "core.fsmonitor",
+            "core.pager",
+            "core.sshcommand",
+            "gpg.program",
+            "gpg.ssh.program",
+            "remote.origin.uploadpack",
+            "credential.helper",
+        ] {
+            let entry = format!("local\0file:.git/config\0{key}\n./helper.sh\0");
+            assert!(risk(entry.as_bytes()), "{key}");
+        }
+    }
+
+    #[test]
+    fn only_the_repositorys_scopes_count_and_booleans_name_no_program() {
+        assert!(!risk(
+            b"global\0file:/h/.gitconfig\0diff.x.textconv\nhelper\0"
+        ));
+        assert!(risk(
+            b"worktree\0file:.git/config.worktree\0core.fsmonitor\nhook.sh\0"
+        ));
+        assert!(!risk(b"local\0file:.git/config\0core.fsmonitor\ntrue\0"));
+        assert!(!risk(b"local\0file:.git/config\0pager.log\nfalse\0"));
+        assert!(risk(b"local\0file:.git/config\0pager.log\nrm -rf .\0"));
+        assert!(!risk(b"local\0file:.git/config\0protocol.allow\nuser\0"));
+        assert!(risk(
+            b"local\0file:.git/config\0protocol.ext.allow\nalways\0"
+        ));
         // A later, empty local value clears an earlier one.
-        let risk = GitConfigRisk::from_probe(
+        assert!(!risk(
+            b"local\0file:.git/config\0diff.external\nhelper\0local\0file:.git/config\0diff.external\n\0"
+        ));
+        // A submodule's file is read with --file: its scope is `command`.
+        let module = GitConfigRisk::from_probe(
             Some(0),
-            b"local\0diff.external\nhelper\0local\0diff.external\n\0",
+            b"command\0file:m/config\0core.fsmonitor\n./hook\0",
+            Scopes::All,
         );
-        assert_eq!(risk, GitConfigRisk::NONE);
+        assert!(module.risk.runs_helper);
+    }
+
+    #[test]
+    fn the_format_version_names_the_local_configuration_file() {
+        let answer = GitConfigRisk::from_probe(
+            Some(0),
+            b"local\0file:.git/config\0core.repositoryformatversion\n0\0",
+            Scopes::Repository,
+        );
+        assert_eq!(answer.risk, GitConfigRisk::NONE);
+        assert_eq!(answer.local_config.as_deref(), Some(".git/config"));
     }
 }

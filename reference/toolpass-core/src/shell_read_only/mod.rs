@@ -37,7 +37,9 @@ mod syntax;
 #[cfg(test)]
 mod tests;
 
-pub use git_config::{GIT_CONFIG_PROBE, GitConfigRisk};
+pub use git_config::{
+    GIT_CONFIG_PROBE, GIT_MODULE_CONFIG_PROBE, GitConfigRisk, HELPER_KEYS, ProbeAnswer, Scopes,
+};
 pub use safety::Safety;
 
 /// What the classifier says of a command line, before the directory is
@@ -46,16 +48,15 @@ pub use safety::Safety;
 pub struct Verdict {
     /// The safety by the text alone (Qwen's `classifyShellCommandSafety`).
     pub safety: Safety,
-    /// Whether it runs `git diff` or `git status`, and whether after a
-    /// `cd`/`pushd` (then the repository is not the directory's).
+    /// Whether it runs git, and whether after a `cd`/`pushd` (then the
+    /// repository is not the directory's).
     git: GitUse,
 }
 
-/// The `git` subcommands whose safety depends on the repository.
+/// Whether the command runs git, whose safety depends on the repository.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct GitUse {
-    diff: bool,
-    status: bool,
+    runs_git: bool,
     after_cd: bool,
 }
 
@@ -64,21 +65,20 @@ impl Verdict {
     /// only then need the caller ask git ([`GIT_CONFIG_PROBE`]).
     #[must_use]
     pub fn needs_git_config(&self) -> bool {
-        self.safety == Safety::ReadOnly && !self.git.after_cd && (self.git.diff || self.git.status)
+        self.safety == Safety::ReadOnly && !self.git.after_cd && self.git.runs_git
     }
 
     /// The safety in a directory whose repository configuration is `risk`
-    /// (Qwen's `localGitConfigMakesCommandUnsafe`): a read-only `git diff`
-    /// with a local `diff.external`, a `git status` with a local fsmonitor
-    /// hook, or either after a `cd` becomes unknown.
+    /// (Qwen's `localGitConfigMakesCommandUnsafe`, over every helper
+    /// setting and every git command): a read-only git command in a
+    /// repository that configures a helper program, or after a `cd`,
+    /// becomes unknown.
     #[must_use]
     pub fn in_directory(&self, risk: GitConfigRisk) -> Safety {
         if self.safety != Safety::ReadOnly {
             return self.safety;
         }
-        let runs_a_helper = self.git.after_cd
-            || (self.git.diff && risk.diff_external)
-            || (self.git.status && risk.fsmonitor);
+        let runs_a_helper = self.git.after_cd || (self.git.runs_git && risk.runs_helper);
         self.safety.doubted_if(runs_a_helper)
     }
 
@@ -134,9 +134,10 @@ fn classify_text(command: &str) -> Verdict {
     }
 }
 
-/// Qwen's walk for `localGitConfigMakesCommandUnsafe`: `git diff` and
-/// `git status` (by their first argument), and whether a `cd` or `pushd`
-/// came before one of them.
+/// Qwen's walk for `localGitConfigMakesCommandUnsafe`, over every git
+/// command (Qwen looks at `git diff` and `git status` only; `git show`,
+/// `git log -p`, `git blame` run a diff driver's helpers as well): whether
+/// git runs, and whether a `cd` or `pushd` came before it.
 fn git_use(commands: &[syntax::Command]) -> GitUse {
     let mut used = GitUse::default();
     let mut changed_directory = false;
@@ -152,22 +153,8 @@ fn git_use(commands: &[syntax::Command]) -> GitUse {
         if name != "git" {
             continue;
         }
-        let first_argument = c
-            .words
-            .iter()
-            .skip_while(|w| w.is_assignment())
-            .nth(1)
-            .map(|w| w.value.to_lowercase());
-        let (diff, status) = match first_argument.as_deref() {
-            Some("diff") => (true, false),
-            Some("status") => (false, true),
-            _ => continue,
-        };
-        if changed_directory {
-            used.after_cd = true;
-        }
-        used.diff |= diff;
-        used.status |= status;
+        used.runs_git = true;
+        used.after_cd |= changed_directory;
     }
     used
 }

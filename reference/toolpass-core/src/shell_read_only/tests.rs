@@ -111,33 +111,27 @@ fn a_continued_line_is_judged_joined_as_well() {
 }
 
 #[test]
-fn git_diff_and_status_depend_on_the_repositorys_configuration() {
-    let diff = classify("git diff && ls");
-    assert!(diff.needs_git_config());
-    assert!(diff.is_read_only(GitConfigRisk::NONE));
-    assert!(!diff.is_read_only(GitConfigRisk {
-        diff_external: true,
-        fsmonitor: false
-    }));
-    assert!(diff.is_read_only(GitConfigRisk {
-        diff_external: false,
-        fsmonitor: true
-    }));
-
-    let status = classify("git status --short");
-    assert!(!status.is_read_only(GitConfigRisk {
-        diff_external: false,
-        fsmonitor: true
-    }));
-    assert!(status.is_read_only(GitConfigRisk {
-        diff_external: true,
-        fsmonitor: false
-    }));
-
-    // Other subcommands and other programs do not ask git.
-    assert!(!classify("git log -1").needs_git_config());
+fn every_git_command_depends_on_the_repositorys_configuration() {
+    let helper = GitConfigRisk { runs_helper: true };
+    for command in [
+        "git diff && ls",
+        "git status --short",
+        "git show HEAD",
+        "git log -p",
+        "git blame a.txt",
+        "git ls-files -m",
+        "git describe --dirty",
+        "git remote show origin",
+    ] {
+        let verdict = classify(command);
+        assert!(verdict.needs_git_config(), "{command}");
+        assert!(verdict.is_read_only(GitConfigRisk::NONE), "{command}");
+        assert!(!verdict.is_read_only(helper), "{command}");
+    }
+    // Other programs, and git commands that ask anyway, do not ask git.
     assert!(!classify("ls").needs_git_config());
     assert!(!classify("git commit").needs_git_config());
+    assert_eq!(classify("ls").in_directory(helper), Safety::ReadOnly);
 }
 
 #[test]

@@ -4,14 +4,18 @@
 //! over [`toolpass_core::shell_read_only`], with the one input that needs
 //! the file system, the repository's own git configuration, read here as
 //! Qwen's `getLocalGitConfigRisk` reads it: by asking git, for at most a
-//! second, only when the command runs `git diff` or `git status`.
+//! second a question, only when the command runs git; for every helper
+//! setting, and in each submodule's configuration as well
+//! ([`toolpass_core::shell_read_only::HELPER_KEYS`]).
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use toolpass_core::shell_read_only::{GIT_CONFIG_PROBE, GitConfigRisk, Safety, classify};
+use toolpass_core::shell_read_only::{
+    GIT_CONFIG_PROBE, GIT_MODULE_CONFIG_PROBE, GitConfigRisk, ProbeAnswer, Safety, Scopes, classify,
+};
 
 use crate::tools::exec_file::exec_file;
 
@@ -19,6 +23,12 @@ use crate::tools::exec_file::exec_file;
 const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
 /// The most output read from git (Qwen's `maxBuffer: 64 * 1024`).
 const PROBE_MAX_OUTPUT: usize = 64 * 1024;
+/// The most submodule configurations read; a repository with more is
+/// assumed to configure a helper (the question must stay quick).
+const MAX_MODULES: usize = 32;
+/// How many directories deep under `modules` configurations are looked
+/// for (a name's `/` and a submodule's own submodules each add one).
+const MAX_MODULE_DEPTH: usize = 8;
 
 /// Judges commands that run in one directory, asking git at most once.
 pub(super) struct Judge {
@@ -49,23 +59,90 @@ impl Judge {
     }
 }
 
-/// What the repository at `directory` configures `git diff` and `git
-/// status` to run, as git itself reads its configuration (includes,
-/// worktree settings, precedence). A directory that is none is no risk; a
-/// git that fails, is missing or is slow is assumed to be one.
+/// Whether the repository at `directory`, or one of its submodules,
+/// configures a program some git command runs, as git itself reads its
+/// configuration (includes, worktree settings, precedence). A directory
+/// that is none is no risk; a git that fails, is missing or is slow is
+/// assumed to be one.
 fn local_git_config_risk(directory: &Path) -> GitConfigRisk {
     if !directory.is_dir() {
         return GitConfigRisk::NONE;
     }
     let mut git = Command::new("git");
     git.arg("-C").arg(directory).args(GIT_CONFIG_PROBE);
+    let answer = probe(git, Scopes::Repository);
+    let Some(local_config) = answer.local_config.as_deref() else {
+        return answer.risk;
+    };
+    // `git status` and `git diff` run in each submodule too, under its
+    // own configuration: `<git dir>/modules/<name>/config`.
+    let git_dir = directory.join(local_config);
+    let Some(modules) = git_dir.parent().map(|d| d.join("modules")) else {
+        return answer.risk;
+    };
+    let mut configs = Vec::new();
+    if !module_configs(&modules, MAX_MODULE_DEPTH, &mut configs) {
+        return GitConfigRisk::UNKNOWN;
+    }
+    configs.iter().fold(answer.risk, |risk, config| {
+        if risk.runs_helper {
+            return risk;
+        }
+        let mut git = Command::new("git");
+        git.arg("-C")
+            .arg(directory)
+            .arg("config")
+            .arg("--file")
+            .arg(config)
+            .args(GIT_MODULE_CONFIG_PROBE);
+        risk.or(probe(git, Scopes::All).risk)
+    })
+}
+
+/// Runs one probe; a git that cannot start, is slow or says too much is
+/// assumed to configure a helper.
+fn probe(git: Command, scopes: Scopes) -> ProbeAnswer {
     match exec_file(git, None, PROBE_TIMEOUT, PROBE_MAX_OUTPUT) {
         Some(run) if !run.timed_out && !run.max_buffer_exceeded => {
-            GitConfigRisk::from_probe(run.code, &run.stdout)
+            GitConfigRisk::from_probe(run.code, &run.stdout, scopes)
         }
-        // Not started, too slow or too much: the worst is assumed.
-        _ => GitConfigRisk::UNKNOWN,
+        _ => ProbeAnswer {
+            risk: GitConfigRisk::UNKNOWN,
+            local_config: None,
+        },
     }
+}
+
+/// Adds the `config` files of the submodules under `modules` (and of
+/// theirs) to `found`, without following symbolic links; false when there
+/// are more than [`MAX_MODULES`], or deeper than `depth` directories. A
+/// directory with a `config` is a submodule's git directory, its own
+/// submodules under its `modules`; one without is part of a name with a
+/// `/` (`modules/lib/a/config`).
+fn module_configs(modules: &Path, depth: usize, found: &mut Vec<PathBuf>) -> bool {
+    let Ok(entries) = std::fs::read_dir(modules) else {
+        return true;
+    };
+    for entry in entries.flatten() {
+        if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            continue;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let directory = entry.path();
+        let config = directory.join("config");
+        let below = if config.is_file() {
+            found.push(config);
+            directory.join("modules")
+        } else {
+            directory
+        };
+        if found.len() > MAX_MODULES || !module_configs(&below, depth - 1, found) {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -106,23 +183,75 @@ mod tests {
         Judge::new(dir)
     }
 
-    #[test]
-    fn a_local_diff_external_makes_git_diff_ask_and_leaves_git_status() {
+    /// A fresh repository in a temporary directory, `None` without git.
+    fn repository() -> Option<tempfile::TempDir> {
         let dir = tempfile::tempdir().unwrap();
-        let dir = dir.path();
-        if !git(dir, &["init", "-q"]) {
+        if git(dir.path(), &["init", "-q"]) {
+            Some(dir)
+        } else {
             eprintln!("git is not available; skipped");
-            return;
+            None
         }
-        assert_eq!(Judge::new(dir).safety("git diff"), Safety::ReadOnly);
-        let judge = configured(dir, &["diff.external", "example-external-diff"]);
-        assert_eq!(judge.safety("git diff"), Safety::Unknown);
-        assert_eq!(judge.safety("git status"), Safety::ReadOnly);
-        configured(dir, &["--unset", "diff.external"]);
-        let judge = configured(dir, &["core.fsmonitor", "example-fsmonitor"]);
-        assert_eq!(judge.safety("git status"), Safety::Unknown);
-        assert_eq!(judge.safety("git diff"), Safety::ReadOnly);
+    }
+
+    #[test]
+    fn any_helper_the_repository_configures_makes_every_git_command_ask() {
+        let Some(dir) = repository() else { return };
+        let dir = dir.path();
+        assert_eq!(Judge::new(dir).safety("git show HEAD"), Safety::ReadOnly);
+        for (key, value) in [
+            ("diff.external", "example-external-diff"),
+            ("diff.evil.textconv", "./ran.sh"),
+            ("filter.evil.clean", "./ran.sh"),
+            ("core.fsmonitor", "./ran.sh"),
+            ("gpg.program", "./ran.sh"),
+            ("core.sshCommand", "./ran.sh"),
+            ("remote.origin.uploadpack", "./ran.sh"),
+        ] {
+            let judge = configured(dir, &[key, value]);
+            for command in ["git show HEAD", "git log -p", "git blame a", "git status"] {
+                assert_eq!(judge.safety(command), Safety::Unknown, "{key} {command}");
+            }
+            assert_eq!(judge.safety("ls"), Safety::ReadOnly);
+            configured(dir, &["--unset", key]);
+        }
         let judge = configured(dir, &["core.fsmonitor", "false"]);
         assert_eq!(judge.safety("git status"), Safety::ReadOnly);
+    }
+
+    #[test]
+    fn an_included_file_and_a_submodules_configuration_count() {
+        let Some(dir) = repository() else { return };
+        let dir = dir.path();
+        std::fs::write(
+            dir.join("evil.cfg"),
+            "[diff \"x\"]\n\ttextconv = ./ran.sh\n",
+        )
+        .unwrap();
+        let judge = configured(dir, &["include.path", "../evil.cfg"]);
+        assert_eq!(judge.safety("git log -p"), Safety::Unknown);
+        configured(dir, &["--unset", "include.path"]);
+        assert_eq!(Judge::new(dir).safety("git log -p"), Safety::ReadOnly);
+
+        // A submodule whose name has a slash, its git directory where
+        // `git submodule add` puts it.
+        let module = dir.join(".git/modules/lib/a");
+        std::fs::create_dir_all(&module).unwrap();
+        std::fs::write(module.join("config"), "[core]\n\tfsmonitor = ../ran.sh\n").unwrap();
+        assert_eq!(Judge::new(dir).safety("git status"), Safety::Unknown);
+        std::fs::write(module.join("config"), "[core]\n\tbare = false\n").unwrap();
+        assert_eq!(Judge::new(dir).safety("git status"), Safety::ReadOnly);
+    }
+
+    #[test]
+    fn too_many_submodules_are_assumed_to_configure_a_helper() {
+        let Some(dir) = repository() else { return };
+        let dir = dir.path();
+        for n in 0..=MAX_MODULES {
+            let module = dir.join(format!(".git/modules/m{n}"));
+            std::fs::create_dir_all(&module).unwrap();
+            std::fs::write(module.join("config"), "[core]\n").unwrap();
+        }
+        assert_eq!(Judge::new(dir).safety("git status"), Safety::Unknown);
     }
 }
