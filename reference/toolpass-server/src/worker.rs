@@ -367,18 +367,24 @@ fn answer(
     if !answers.is_empty() {
         return Err("answers go with an ask_user_question confirmation; this call asks none");
     }
+    // Only an edit's proposal is content the user can change; Qwen's
+    // inline modify of a command or an MCP call changes nothing and runs
+    // the original, which would answer "done" to what the user rewrote.
     let modifiable = match asked {
         Confirmation::Edit(edit) => edit.modifiable,
-        Confirmation::Exec { .. } | Confirmation::Info { .. } | Confirmation::Mcp { .. } => true,
-        Confirmation::AskUserQuestion { .. } => false,
+        Confirmation::Exec { .. }
+        | Confirmation::Info { .. }
+        | Confirmation::Mcp { .. }
+        | Confirmation::AskUserQuestion { .. } => false,
     };
     match (outcome, modified_content) {
         (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
         (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),
         (ConfirmOutcome::Cancel, _) => Ok(Answer::Cancel),
         (ConfirmOutcome::Modify, _) if !modifiable => Err(
-            "modify is not offered for this confirmation (a sed edit is the command's \
-             effect): answer proceed_once, proceed_always or cancel",
+            "modify is offered only for a file edit's proposal (a command, an MCP call or \
+             a sed edit runs as asked or not at all): answer proceed_once, proceed_always \
+             or cancel",
         ),
         (ConfirmOutcome::Modify, Some(content)) => Ok(Answer::Modify(content)),
         (ConfirmOutcome::Modify, None) => {

@@ -271,10 +271,14 @@ fn confirm_one(
     } = pending;
     // Qwen's `onConfirm` for questions takes "proceed" as answered, with
     // whatever answers came (none, here).
+    // A modify of anything but an edit's proposal cancels: running the
+    // original command or MCP call (as Qwen does) would report success
+    // for what the user rewrote. The server refuses it before this.
     let answer = match (answer, &confirmation) {
         (Answer::ProceedOnce | Answer::ProceedAlways, Confirmation::AskUserQuestion { .. }) => {
             Answer::Answers(BTreeMap::new())
         }
+        (Answer::Modify(_), c) if !matches!(c, Confirmation::Edit(_)) => Answer::Cancel,
         (answer, _) => answer,
     };
     if once_only && !matches!(answer, Answer::ProceedOnce | Answer::Cancel) {
@@ -310,14 +314,9 @@ fn confirm_one(
             run(session, tool.as_ref(), &*invocation, context)
         }
         Answer::Modify(content) => {
-            // Qwen applies an inline modification to edit confirmations
-            // only; any other call proceeds as proposed.
             let modified = match &confirmation {
                 Confirmation::Edit(asked) => invocation.modified(asked, content),
-                Confirmation::Info { .. }
-                | Confirmation::Exec { .. }
-                | Confirmation::Mcp { .. }
-                | Confirmation::AskUserQuestion { .. } => None,
+                _ => None,
             };
             let invocation = modified.unwrap_or(invocation);
             run(session, tool.as_ref(), &*invocation, context)
