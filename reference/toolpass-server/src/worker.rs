@@ -370,13 +370,7 @@ fn answer(
     // Only an edit's proposal is content the user can change; Qwen's
     // inline modify of a command or an MCP call changes nothing and runs
     // the original, which would answer "done" to what the user rewrote.
-    let modifiable = match asked {
-        Confirmation::Edit(edit) => edit.modifiable,
-        Confirmation::Exec { .. }
-        | Confirmation::Info { .. }
-        | Confirmation::Mcp { .. }
-        | Confirmation::AskUserQuestion { .. } => false,
-    };
+    let modifiable = matches!(asked, Confirmation::Edit(edit) if edit.modifiable);
     match (outcome, modified_content) {
         (ConfirmOutcome::ProceedOnce, _) => Ok(Answer::ProceedOnce),
         (ConfirmOutcome::ProceedAlways, _) => Ok(Answer::ProceedAlways),

@@ -38,21 +38,10 @@ pub const HELPER_KEYS: &str = "^(diff\\.external\
 |protocol\\.(.+\\.)?allow\
 |credential\\.(.+\\.)?helper)$";
 
-/// The arguments of the git command that reads the repository's settings,
-/// after `git -C <directory>`.
+/// The options of the `git config` that reads the settings: after `git -C
+/// <directory> config` for the repository's own, after `git -C <directory>
+/// config --file <file>` for a submodule's.
 pub const GIT_CONFIG_PROBE: &[&str] = &[
-    "config",
-    "--includes",
-    "--show-scope",
-    "--show-origin",
-    "--null",
-    "--get-regexp",
-    HELPER_KEYS,
-];
-
-/// The arguments that read one submodule's configuration file `FILE`:
-/// `git config --file FILE` followed by these.
-pub const GIT_MODULE_CONFIG_PROBE: &[&str] = &[
     "--includes",
     "--show-scope",
     "--show-origin",
@@ -81,6 +70,14 @@ pub enum Scopes {
     All,
 }
 
+impl ProbeAnswer {
+    /// A probe that failed, or whose answer could not be read.
+    pub const FAILED: Self = Self {
+        risk: GitConfigRisk::UNKNOWN,
+        local_config: None,
+    };
+}
+
 impl GitConfigRisk {
     /// No risk: the directory is not one, or git found no such setting.
     pub const NONE: Self = Self { runs_helper: false };
@@ -89,31 +86,19 @@ impl GitConfigRisk {
     /// read (Qwen's `PROBE_FAILED`).
     pub const UNKNOWN: Self = Self { runs_helper: true };
 
-    /// Either risk.
-    #[must_use]
-    pub fn or(self, other: Self) -> Self {
-        Self {
-            runs_helper: self.runs_helper || other.runs_helper,
-        }
-    }
-
     /// Reads the answer of a probe: its exit code (`None` when it did not
     /// exit normally: killed, timed out) and its standard output (`scope
     /// NUL origin NUL key LF value NUL`, repeated). Exit 1 means no key is
     /// set; anything but 0 or 1 is a failed probe.
     #[must_use]
     pub fn from_probe(exit_code: Option<i32>, stdout: &[u8], scopes: Scopes) -> ProbeAnswer {
-        let failed = ProbeAnswer {
-            risk: Self::UNKNOWN,
-            local_config: None,
-        };
         match exit_code {
             Some(1) => return ProbeAnswer::default(),
             Some(0) => {}
-            _ => return failed,
+            _ => return ProbeAnswer::FAILED,
         }
         let Ok(stdout) = std::str::from_utf8(stdout) else {
-            return failed;
+            return ProbeAnswer::FAILED;
         };
         // The last entry of a key wins, as git's own precedence goes.
         let mut values: Vec<(&str, &str)> = Vec::new();
@@ -122,7 +107,7 @@ impl GitConfigRisk {
         for entry in fields.chunks(3) {
             let [scope, origin, entry] = entry else { break };
             let Some((key, value)) = entry.split_once('\n') else {
-                return failed;
+                return ProbeAnswer::FAILED;
             };
             let counted = scopes == Scopes::All || matches!(*scope, "local" | "worktree");
             if !counted {

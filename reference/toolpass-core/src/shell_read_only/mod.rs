@@ -37,9 +37,7 @@ mod syntax;
 #[cfg(test)]
 mod tests;
 
-pub use git_config::{
-    GIT_CONFIG_PROBE, GIT_MODULE_CONFIG_PROBE, GitConfigRisk, HELPER_KEYS, ProbeAnswer, Scopes,
-};
+pub use git_config::{GIT_CONFIG_PROBE, GitConfigRisk, HELPER_KEYS, ProbeAnswer, Scopes};
 pub use safety::Safety;
 
 /// What the classifier says of a command line, before the directory is

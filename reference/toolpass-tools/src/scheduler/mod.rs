@@ -270,10 +270,10 @@ fn confirm_one(
         ..
     } = pending;
     // Qwen's `onConfirm` for questions takes "proceed" as answered, with
-    // whatever answers came (none, here).
-    // A modify of anything but an edit's proposal cancels: running the
-    // original command or MCP call (as Qwen does) would report success
-    // for what the user rewrote. The server refuses it before this.
+    // whatever answers came (none, here). A modify of anything but an
+    // edit's proposal cancels: running the original command or MCP call
+    // (as Qwen does) would report success for what the user rewrote. The
+    // server refuses it before this.
     let answer = match (answer, &confirmation) {
         (Answer::ProceedOnce | Answer::ProceedAlways, Confirmation::AskUserQuestion { .. }) => {
             Answer::Answers(BTreeMap::new())

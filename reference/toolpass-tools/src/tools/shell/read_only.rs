@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use toolpass_core::shell_read_only::{
-    GIT_CONFIG_PROBE, GIT_MODULE_CONFIG_PROBE, GitConfigRisk, ProbeAnswer, Safety, Scopes, classify,
+    GIT_CONFIG_PROBE, GitConfigRisk, ProbeAnswer, Safety, Scopes, classify,
 };
 
 use crate::tools::exec_file::exec_file;
@@ -68,9 +68,10 @@ fn local_git_config_risk(directory: &Path) -> GitConfigRisk {
     if !directory.is_dir() {
         return GitConfigRisk::NONE;
     }
-    let mut git = Command::new("git");
-    git.arg("-C").arg(directory).args(GIT_CONFIG_PROBE);
-    let answer = probe(git, Scopes::Repository);
+    let answer = probe(directory, None, Scopes::Repository);
+    if answer.risk.runs_helper {
+        return answer.risk;
+    }
     let Some(local_config) = answer.local_config.as_deref() else {
         return answer.risk;
     };
@@ -84,32 +85,28 @@ fn local_git_config_risk(directory: &Path) -> GitConfigRisk {
     if !module_configs(&modules, MAX_MODULE_DEPTH, &mut configs) {
         return GitConfigRisk::UNKNOWN;
     }
-    configs.iter().fold(answer.risk, |risk, config| {
-        if risk.runs_helper {
-            return risk;
-        }
-        let mut git = Command::new("git");
-        git.arg("-C")
-            .arg(directory)
-            .arg("config")
-            .arg("--file")
-            .arg(config)
-            .args(GIT_MODULE_CONFIG_PROBE);
-        risk.or(probe(git, Scopes::All).risk)
-    })
+    GitConfigRisk {
+        runs_helper: configs
+            .iter()
+            .any(|config| probe(directory, Some(config), Scopes::All).risk.runs_helper),
+    }
 }
 
-/// Runs one probe; a git that cannot start, is slow or says too much is
-/// assumed to configure a helper.
-fn probe(git: Command, scopes: Scopes) -> ProbeAnswer {
+/// Runs `git -C DIRECTORY config [--file FILE]` with [`GIT_CONFIG_PROBE`];
+/// a git that cannot start, is slow or says too much is assumed to
+/// configure a helper.
+fn probe(directory: &Path, file: Option<&Path>, scopes: Scopes) -> ProbeAnswer {
+    let mut git = Command::new("git");
+    git.arg("-C").arg(directory).arg("config");
+    if let Some(file) = file {
+        git.arg("--file").arg(file);
+    }
+    git.args(GIT_CONFIG_PROBE);
     match exec_file(git, None, PROBE_TIMEOUT, PROBE_MAX_OUTPUT) {
         Some(run) if !run.timed_out && !run.max_buffer_exceeded => {
             GitConfigRisk::from_probe(run.code, &run.stdout, scopes)
         }
-        _ => ProbeAnswer {
-            risk: GitConfigRisk::UNKNOWN,
-            local_config: None,
-        },
+        _ => ProbeAnswer::FAILED,
     }
 }
 
