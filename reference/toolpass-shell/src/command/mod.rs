@@ -11,9 +11,11 @@
 //! into words by `shlex` (POSIX quoting, no expansion), where Qwen calls
 //! `shell-quote`.
 
+mod runs;
 mod scan;
 mod sleep;
 
+pub use runs::{Runs, runs};
 pub use scan::{Segments, split_commands};
 pub use sleep::blocked_sleep;
 

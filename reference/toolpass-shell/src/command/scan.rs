@@ -3,6 +3,11 @@
 //! Qwen Code tracks this by hand in each of its checks
 //! (`splitCommands`, `splitTrailingShellComment`,
 //! `hasTopLevelTrailingBackgroundOperator`); here it is done once.
+//!
+//! A here-document's body is data, not syntax: Qwen reads its lines as
+//! commands (`cat > f <<EOF` then a line `rm x` asks about, and allows,
+//! `rm`), which names programs that never run. The scanner skips a body
+//! whole, from the line after its `<<WORD` to its closing `WORD` line.
 
 /// What the scanner is inside of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +24,23 @@ pub(super) struct TopLevel<'a> {
     text: &'a str,
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,
     stack: Vec<Inside>,
+    /// The here-documents opened on the current line, whose bodies start
+    /// after its break.
+    heredocs: Vec<Heredoc>,
+    /// The bodies skipped so far whose here-documents were all quoted:
+    /// literal data the shell does not expand.
+    literal: Vec<std::ops::Range<usize>>,
+}
+
+/// A here-document's closing line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Heredoc {
+    /// The word that closes it, its quotes removed.
+    pub(super) delimiter: String,
+    /// `<<-`: leading tabs of the body and the closing line are ignored.
+    pub(super) strip_tabs: bool,
+    /// The word was quoted (`<<'EOF'`, `<<\EOF`): the body is not expanded.
+    pub(super) quoted: bool,
 }
 
 impl<'a> TopLevel<'a> {
@@ -27,7 +49,37 @@ impl<'a> TopLevel<'a> {
             text,
             chars: text.char_indices().peekable(),
             stack: Vec::new(),
+            heredocs: Vec::new(),
+            literal: Vec::new(),
         }
+    }
+
+    /// The line break after the last closing line of the pending
+    /// here-documents, whose bodies start at `from`; `None` when a body is
+    /// never closed or the last closing line ends the text (nothing follows
+    /// the bodies either way).
+    fn bodies_end(&self, from: usize) -> Option<usize> {
+        let mut at = from;
+        let mut closed_at = None;
+        for heredoc in &self.heredocs {
+            loop {
+                let rest = self.text.get(at..).filter(|rest| !rest.is_empty())?;
+                let end = rest.find('\n').map(|end| at + end);
+                let line = &self.text[at..end.unwrap_or(self.text.len())];
+                let line = if heredoc.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                let end = end?;
+                at = end + 1;
+                if line == heredoc.delimiter {
+                    closed_at = Some(end);
+                    break;
+                }
+            }
+        }
+        closed_at
     }
 
     /// Whether `$(` starts at `at`.
@@ -82,12 +134,80 @@ impl Iterator for TopLevel<'_> {
                     ')' if inside.is_some() => {
                         self.stack.pop();
                     }
+                    '<' if inside.is_none() => {
+                        if let Some(heredoc) = heredoc_at(self.text, at) {
+                            self.heredocs.push(heredoc);
+                        }
+                        return Some((at, c));
+                    }
+                    '\n' if inside.is_none() && !self.heredocs.is_empty() => {
+                        let end = self.bodies_end(at + 1);
+                        let literal = self.heredocs.iter().all(|h| h.quoted);
+                        self.heredocs.clear();
+                        let end = end.unwrap_or(self.text.len());
+                        if literal {
+                            self.literal.push(at + 1..end);
+                        }
+                        if end == self.text.len() {
+                            while self.chars.next().is_some() {}
+                            return None;
+                        }
+                        while self.chars.next_if(|&(n, _)| n <= end).is_some() {}
+                        return Some((end, '\n'));
+                    }
                     _ if inside.is_none() => return Some((at, c)),
                     _ => {}
                 },
             }
         }
     }
+}
+
+/// The bodies of `text`'s quoted here-documents: data the shell neither
+/// splits nor expands.
+pub(super) fn literal_bodies(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut top = TopLevel::new(text);
+    top.by_ref().for_each(drop);
+    top.literal
+}
+
+/// The here-document a top-level `<` at `at` opens: `<<WORD` or
+/// `<<-WORD`, not `<<<` (a here-string) nor the second `<` of one.
+pub(super) fn heredoc_at(text: &str, at: usize) -> Option<Heredoc> {
+    let rest = text[at..].strip_prefix("<<")?;
+    if rest.starts_with('<') || text[..at].ends_with('<') {
+        return None;
+    }
+    let (strip_tabs, rest) = match rest.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let mut delimiter = String::new();
+    let mut quoted = false;
+    let mut quote: Option<char> = None;
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => delimiter.push(c),
+            (None, '\'' | '"') => {
+                quoted = true;
+                quote = Some(c);
+            }
+            (None, '\\') => {
+                quoted = true;
+                delimiter.extend(chars.next());
+            }
+            (None, c) if c.is_whitespace() || ";|&<>()".contains(c) => break,
+            (None, c) => delimiter.push(c),
+        }
+    }
+    (!delimiter.is_empty()).then_some(Heredoc {
+        delimiter,
+        strip_tabs,
+        quoted,
+    })
 }
 
 /// Where a comment starts: a top-level `#` at the start or after white
@@ -137,8 +257,9 @@ impl Segments {
 }
 
 /// Qwen's `splitCommands`: the commands `command` chains with `&&`, `||`,
-/// `;`, `&`, `|`, `|&` and line breaks at the top level (`>&`, `<&` and
-/// `>|` are redirections, not separators).
+/// `;`, `&`, `|`, `|&` and line breaks at the top level (`>&`, `<&`, `&>`
+/// and `>|` are redirections, not separators; a here-document's body is
+/// part of the command that opens it).
 #[must_use]
 pub fn split_commands(command: &str) -> Segments {
     let mut segments = Segments::default();
@@ -164,6 +285,8 @@ pub fn split_commands(command: &str) -> Segments {
                 Some((Separator::Pipe, 2))
             }
             (';' | '\n', _) => Some((Separator::Other, 1)),
+            // `&>file` and `&>>file` redirect both streams: no separator.
+            ('&', Some('>')) => None,
             ('&', _) if !matches!(before, Some('>' | '<')) => Some((Separator::Other, 1)),
             ('|', _) if before != Some('>') => Some((Separator::Pipe, 1)),
             ('(' | ')', _) => {

@@ -15,6 +15,12 @@ fn commands_split_on_top_level_operators_only() {
     assert_eq!(split("cmd 2>&1 >| out <&0"), ["cmd 2>&1 >| out <&0"]);
     assert_eq!(split("a \\\n b"), ["a \\\n b"]);
     assert_eq!(split(" ;; "), Vec::<String>::new());
+    assert_eq!(split("a &> f; b &>> g"), ["a &> f", "b &>> g"]);
+    assert_eq!(
+        split("cat > n <<EOF\nrm x; y\nEOF\nls"),
+        ["cat > n <<EOF\nrm x; y\nEOF", "ls"]
+    );
+    assert_eq!(split("cat <<< 'a'\nb"), ["cat <<< 'a'", "b"]);
 }
 
 #[test]

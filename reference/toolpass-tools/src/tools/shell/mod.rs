@@ -8,8 +8,10 @@
 //!   root as it resolves now (symlinks followed: beyond Qwen, which
 //!   remembers a directory's resolution for the session).
 //! - **Asking** ([`read_only`]): a command runs unasked when Qwen's
-//!   classifier finds it read-only in its directory, or when every program
-//!   it runs was allowed for the session by an earlier "proceed always";
+//!   classifier finds it read-only in its directory, or when the line is
+//!   nothing but programs each allowed for the session by an earlier
+//!   "proceed always" (`command::runs`: a substitution, a redirection into
+//!   a file, a here-document, a wrapper or a group always asks);
 //!   otherwise it asks (an `exec` confirmation naming the programs of the
 //!   chained commands that are neither read-only nor allowed, or all of
 //!   them when none is left). In plan mode a
@@ -136,8 +138,12 @@ impl DeclarativeTool for ShellTool {
         let directory = params.directory().unwrap_or(&root);
         let judge = Judge::new(Path::new(directory));
         let safety = judge.safety(&params.command);
-        let programs = command::command_roots(&params.command);
-        let allowed = workspace.shells().all_allowed(&programs);
+        let runs = command::runs(&params.command);
+        // The allow-list names programs, so it covers only a line that is
+        // nothing but them (no substitution, redirection into a file,
+        // here-document, wrapper or group).
+        let allowed = runs.plain && workspace.shells().all_allowed(&runs.programs);
+        let programs = runs.programs;
         let asked = if safety == Safety::ReadOnly || allowed {
             Vec::new()
         } else {
@@ -175,12 +181,13 @@ impl DeclarativeTool for ShellTool {
 
 struct ShellInvocation {
     params: ShellParams,
-    /// The programs the command runs, each once.
+    /// The programs the command runs, each once: its chained commands',
+    /// their substitutions' and the ones its wrappers run.
     programs: Vec<String>,
     /// The whole command's safety in its directory.
     safety: Safety,
-    /// Every program it runs was allowed for the session when the call was
-    /// made.
+    /// The line is nothing but its programs and every one was allowed for
+    /// the session when the call was made.
     allowed: bool,
     /// The programs of the chained commands that are neither read-only nor
     /// allowed for the session, each once: what the user is asked about.
@@ -284,7 +291,9 @@ impl ShellInvocation {
 
 /// The programs of the commands `command` chains that are neither
 /// read-only in their directory nor allowed for the session, each once, in
-/// order (Qwen's `confirmableSubCommands`, their `getCommandRoot`).
+/// order (Qwen's `confirmableSubCommands`), with those their substitutions
+/// and wrappers run (beyond Qwen's `getCommandRoot`, which names only the
+/// first word).
 fn programs_to_approve(command: &str, judge: &Judge, workspace: &Workspace) -> Vec<String> {
     let shells = workspace.shells();
     let mut asked: Vec<String> = Vec::new();
@@ -292,11 +301,10 @@ fn programs_to_approve(command: &str, judge: &Judge, workspace: &Workspace) -> V
         if judge.safety(&segment) == Safety::ReadOnly {
             continue;
         }
-        if let Some(program) = command::command_root(&segment)
-            && !shells.all_allowed(std::slice::from_ref(&program))
-            && !asked.contains(&program)
-        {
-            asked.push(program);
+        for program in command::runs(&segment).programs {
+            if !shells.all_allowed(std::slice::from_ref(&program)) && !asked.contains(&program) {
+                asked.push(program);
+            }
         }
     }
     asked
