@@ -116,10 +116,20 @@ fn collect(command: &str, runs: &mut Runs, depth: usize) {
             runs.plain = false;
         }
     }
-    for body in substitutions(command) {
+    substitutions_run(command, runs, depth);
+}
+
+/// The programs of `text`'s substitutions; an arithmetic one runs only
+/// the substitutions inside it.
+fn substitutions_run(text: &str, runs: &mut Runs, depth: usize) {
+    for body in substitutions(text) {
         runs.plain = false;
-        if depth < MAX_DEPTH {
-            collect(body, runs, depth + 1);
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        match body.strip_prefix('(').or(body.strip_prefix('[')) {
+            Some(arithmetic) => substitutions_run(arithmetic, runs, depth + 1),
+            None => collect(body, runs, depth + 1),
         }
     }
 }
@@ -200,16 +210,17 @@ fn segment_programs(segment: &str, runs: &mut Runs, depth: usize) {
 
 /// Whether a chained command, outside its quotes and substitutions,
 /// redirects into a file (anything but a descriptor or `/dev/null`), opens
-/// a here-document whose body the shell expands, or groups commands.
+/// a here-document, or groups commands.
 fn writes_or_groups(segment: &str) -> bool {
     let mut top = TopLevel::new(segment).peekable();
     while let Some((at, c)) = top.next() {
         match c {
             '(' | ')' => return true,
             '<' => {
-                if let Some(heredoc) = heredoc_at(segment, at)
-                    && !heredoc.quoted
-                {
+                // Any here-document, quoted or not: where its body ends is
+                // this scanner's reading of the line, and a line whose
+                // reading decides what is data must not run on a name.
+                if heredoc_at(segment, at).is_some() {
                     return true;
                 }
                 if segment[at..].starts_with("<>") || segment[at..].starts_with("<(") {
@@ -241,7 +252,8 @@ fn writes_or_groups(segment: &str) -> bool {
 /// The bodies of the outermost command substitutions (`$(…)`, `` `…` ``),
 /// process substitutions (`<(…)`, `>(…)`) and arithmetic expansions of
 /// `command`, wherever they sit but in single quotes: the shell runs each
-/// while it reads the line.
+/// while it reads the line. An arithmetic body keeps its opening `(` of
+/// `$((` or `[` of `$[`.
 fn substitutions(command: &str) -> Vec<&str> {
     let bytes = command.as_bytes();
     let literal = literal_bodies(command);
@@ -263,6 +275,13 @@ fn substitutions(command: &str) -> Vec<&str> {
             b'`' => {
                 let body = &command[at + 1..];
                 let end = backquote_end(body).unwrap_or(body.len());
+                bodies.push(&body[..end]);
+                at += end + 1;
+            }
+            // `$[…]`: bash's old arithmetic, where `<<` is a shift.
+            b'$' if bytes.get(at + 1) == Some(&b'[') => {
+                let body = &command[at + 1..];
+                let end = body.find(']').unwrap_or(body.len());
                 bodies.push(&body[..end]);
                 at += end + 1;
             }
@@ -332,10 +351,12 @@ mod tests {
         assert!(plain.plain, "{plain:?}");
         assert_eq!(plain.programs, ["git", "tee"]);
         assert!(runs("make >/dev/null 2>&1").plain);
-        assert!(
-            runs("cat <<'EOF'\n$(rm x)\nEOF").plain,
-            "a quoted body is data"
-        );
+        let quoted = runs("cat <<'EOF'\n$(rm x)\nEOF");
+        assert_eq!(quoted.programs, ["cat"], "a quoted body is data");
+        assert!(!quoted.plain, "but the line is no plain run of cat");
+        // `<<` inside an expansion opens no here-document.
+        assert_eq!(programs("echo $[1<<2]\nrm x"), ["echo", "rm"]);
+        assert_eq!(programs("echo ${x:-<<E}\nrm x\nE"), ["echo", "rm", "E"]);
         assert!(runs("grep x <<< hello").plain);
     }
 

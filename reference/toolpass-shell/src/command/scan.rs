@@ -15,7 +15,8 @@ enum Inside {
     Single,
     Double,
     Backquote,
-    Substitution,
+    /// `$(…)`, `${…}` or `$[…]`, closed by the character held.
+    Expansion(char),
 }
 
 /// The characters at the top level of a command line, with their byte
@@ -82,9 +83,16 @@ impl<'a> TopLevel<'a> {
         closed_at
     }
 
-    /// Whether `$(` starts at `at`.
-    fn substitution_at(&self, at: usize) -> bool {
-        self.text[at..].starts_with("$(")
+    /// The closing character of the expansion that starts at `at`: `$(`
+    /// (a command substitution, or arithmetic), `${` (a parameter, whose
+    /// words are no syntax of the line) or `$[` (bash's old arithmetic).
+    fn expansion_at(&self, at: usize) -> Option<char> {
+        match self.text.as_bytes().get(at + 1) {
+            Some(b'(') => Some(')'),
+            Some(b'{') => Some('}'),
+            Some(b'[') => Some(']'),
+            _ => None,
+        }
     }
 }
 
@@ -117,21 +125,24 @@ impl Iterator for TopLevel<'_> {
                         self.stack.pop();
                     }
                     '`' => self.stack.push(Inside::Backquote),
-                    '$' if self.substitution_at(at) => {
-                        self.chars.next();
-                        self.stack.push(Inside::Substitution);
+                    '$' => {
+                        if let Some(close) = self.expansion_at(at) {
+                            self.chars.next();
+                            self.stack.push(Inside::Expansion(close));
+                        }
                     }
                     _ => {}
                 },
-                None | Some(Inside::Substitution) => match c {
+                None | Some(Inside::Expansion(_)) => match c {
                     '\'' => self.stack.push(Inside::Single),
                     '"' => self.stack.push(Inside::Double),
                     '`' => self.stack.push(Inside::Backquote),
-                    '$' if self.substitution_at(at) => {
+                    '$' if self.expansion_at(at).is_some() => {
                         self.chars.next();
-                        self.stack.push(Inside::Substitution);
+                        self.stack
+                            .extend(self.expansion_at(at).map(Inside::Expansion));
                     }
-                    ')' if inside.is_some() => {
+                    _ if inside == Some(Inside::Expansion(c)) => {
                         self.stack.pop();
                     }
                     '<' if inside.is_none() => {
