@@ -13,10 +13,12 @@
 
 mod runs;
 mod scan;
+mod self_kill;
 mod sleep;
 
 pub use runs::{Runs, runs};
 pub use scan::{Segments, split_commands};
+pub use self_kill::{Agent, targets_agent};
 pub use sleep::blocked_sleep;
 
 use scan::{TopLevel, comment_start};

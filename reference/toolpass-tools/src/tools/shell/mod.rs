@@ -2,7 +2,8 @@
 //! shell.ts`, 0.24.4) on the process runner of `toolpass-shell`.
 //!
 //! - **Build** checks what Qwen's `validateToolParamValues` checks: a
-//!   command that is not blank and names a program, no bare trailing `&` on
+//!   command that is not blank, does not end this server's own process
+//!   (`command::targets_agent`) and names a program, no bare trailing `&` on
 //!   a background command, no leading `sleep N` (N ≥ 2 s) in the
 //!   foreground, and a `directory` that is absolute and inside the session
 //!   root as it resolves now (symlinks followed: beyond Qwen, which
@@ -110,6 +111,14 @@ impl DeclarativeTool for ShellTool {
         let command = params.command.as_str();
         if command.trim().is_empty() {
             return Err(BuildError::invalid("Command cannot be empty."));
+        }
+        if command::targets_agent(command, this_process()) {
+            return Err(BuildError::invalid(format!(
+                "Blocked: this command may terminate the running tool layer ({}, pid {}). Use \
+                 task_stop for managed background shells, or kill a specific PID instead.",
+                this_process().names.first().map_or("this server", String::as_str),
+                this_process().pid
+            )));
         }
         if params.background() && command::ends_in_bare_ampersand(command) {
             return Err(BuildError::invalid(
@@ -308,6 +317,30 @@ fn programs_to_approve(command: &str, judge: &Judge, workspace: &Workspace) -> V
         }
     }
     asked
+}
+
+/// The server's own process, which no command may end (Qwen's
+/// `detectSelfKillCommand`): its pid, its executable's file name and its
+/// `comm` (the name `pkill` matches, cut to 15 bytes by the kernel).
+fn this_process() -> &'static command::Agent {
+    static AGENT: std::sync::OnceLock<command::Agent> = std::sync::OnceLock::new();
+    AGENT.get_or_init(|| {
+        let mut names: Vec<String> = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .into_iter()
+            .collect();
+        if let Ok(comm) = std::fs::read_to_string("/proc/self/comm") {
+            let comm = comm.trim_end_matches('\n').to_owned();
+            if !comm.is_empty() && !names.contains(&comm) {
+                names.push(comm);
+            }
+        }
+        command::Agent {
+            pid: std::process::id(),
+            names,
+        }
+    })
 }
 
 /// Where a command with `directory` runs: the real path, refused (in
