@@ -241,11 +241,10 @@ impl<'w> Arguments<'w> {
                     read.in_place |= word.ends_with('i');
                     read.syntax = Syntax::Extended;
                 }
-                // `-i ''` is BSD sed's "no backup"; Qwen skips the empty word.
-                "-i" => {
-                    read.in_place = true;
-                    words.next_if_eq(&"");
-                }
+                // GNU sed, the one that runs, takes no separate word after
+                // `-i`: in `-i ''` (BSD sed's "no backup") the empty word
+                // is the script, which Qwen skips.
+                "-i" => read.in_place = true,
                 "--in-place" | "--in-place=" => read.in_place = true,
                 _ if word.starts_with("-i") || word.starts_with("--in-place=") => {
                     return Err(NotIntercepted::BackupSuffix(word.to_owned()));

@@ -51,7 +51,6 @@ fn the_plain_shapes_are_intercepted_with_the_file_as_written() {
     for command in [
         "sed -i 's/a/b/' file.txt",
         "  sed -i s/a/b/ file.txt  ",
-        "sed -i '' 's/a/b/' file.txt",
         "sed --in-place 's/a/b/' file.txt",
         "sed --in-place= 's/a/b/' file.txt",
         "sed -i -e 's/a/b/' file.txt",
@@ -140,7 +139,9 @@ fn options_qwen_refuses_are_left_to_the_shell() {
         ("sed -i 's/a/b/'", N::NoFile),
         ("sed -i", N::NoScript),
         ("sed -i -e", N::NoScript),
-        ("sed -i '' f", N::NoFile),
+        // GNU sed reads `''` as the (empty) script, then two files.
+        ("sed -i '' f", N::NoScript),
+        ("sed -i '' 's/a/b/' f", N::SeveralFiles),
         ("sed", N::NotSed),
         ("sedx -i s/a/b/ f", N::NotSed),
         ("/bin/sed -i s/a/b/ f", N::NotSed),

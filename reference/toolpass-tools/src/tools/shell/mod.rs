@@ -76,11 +76,19 @@ pub struct ShellParams {
 }
 
 impl ShellParams {
-    /// What the runner is asked to run in `directory`: the command trimmed
-    /// (as Qwen runs it) with the session's id in its environment.
+    /// What the runner is asked to run in `directory`: the command with
+    /// the blanks and line breaks at its ends removed, which bash ignores
+    /// (a carriage return or a form feed is part of a word to it),
+    /// and the session's id in its environment. Qwen trims with
+    /// JavaScript's `trim()`, which also drops a no-break space or an
+    /// ideographic space ending the last word: `rm keep\u{a0}` would remove
+    /// `keep`, not the file the user approved.
     fn request(&self, workspace: &Workspace, directory: PathBuf) -> Request {
         Request {
-            command: self.command.trim().to_owned(),
+            command: self
+                .command
+                .trim_matches([' ', '\t', '\n'])
+                .to_owned(),
             directory,
             context: vec![("QWEN_CODE_SESSION_ID".to_owned(), workspace.id().to_owned())],
         }
