@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::jsonrpc::{JSONRPC_VERSION, Message};
 use crate::line::{DEFAULT_MAX_LINE_BYTES, LineSplitter, Split};
 use crate::method::Method;
+use crate::nesting::{self, MAX_DEPTH};
 use crate::request_id::RequestId;
 use crate::response_error::ResponseError;
 
@@ -118,6 +119,18 @@ fn decode(bytes: &[u8], terminated: bool) -> Result<Option<Message>, ReadError> 
 /// Parses one line (without its line end) as a message.
 pub fn parse_line(line: &str) -> Result<Message, ReadError> {
     let value = serde_json::from_str(line).map_err(|e| {
+        // serde_json's own words for its stack guard (`ErrorCode::
+        // RecursionLimitExceeded`), the one error it has no category for.
+        if e.to_string().starts_with("recursion limit exceeded") {
+            let mut error = ReadError::at_line(
+                ReadErrorKind::TooDeep,
+                line,
+                format!("message is nested deeper than {MAX_DEPTH} levels"),
+                Some(Box::new(e)),
+            );
+            error.id = nesting::scan(line).id;
+            return error;
+        }
         ReadError::at_line(
             ReadErrorKind::NotJson,
             line,
@@ -186,6 +199,7 @@ pub struct ReadError {
     line: Option<String>,
     message: String,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    id: Option<RequestId>,
 }
 
 /// What kind of [`ReadError`] this is.
@@ -205,6 +219,9 @@ pub enum ReadErrorKind {
     /// The line is longer than the reader's limit ([`ReadError::limit`]);
     /// [`ReadError::line`] has its start.
     TooLong,
+    /// The line is JSON nested deeper than [`MAX_DEPTH`] levels;
+    /// [`ReadError::id`] has the request's id when its top level names one.
+    TooDeep,
 }
 
 impl ReadError {
@@ -215,6 +232,7 @@ impl ReadError {
             line: None,
             message: "could not read the input".into(),
             source: Some(Box::new(error)),
+            id: None,
         }
     }
 
@@ -230,6 +248,7 @@ impl ReadError {
             line: Some(line.to_owned()),
             message,
             source,
+            id: None,
         }
     }
 
@@ -242,12 +261,20 @@ impl ReadError {
             line: Some(String::from_utf8_lossy(start).into_owned()),
             message: format!("line is longer than the limit of {}", bytes(limit)),
             source: None,
+            id: None,
         }
     }
 
     /// What went wrong.
     pub fn kind(&self) -> ReadErrorKind {
         self.kind
+    }
+
+    /// The id of the request a [`ReadErrorKind::TooDeep`] line carries,
+    /// read from its top level: what the answer goes to (`null` without
+    /// one).
+    pub fn id(&self) -> Option<&RequestId> {
+        self.id.as_ref()
     }
 
     /// The limit a [`ReadErrorKind::TooLong`] line passed, in bytes.
@@ -261,9 +288,10 @@ impl ReadError {
         self.line.as_deref()
     }
 
-    /// The JSON-RPC error a server answers with (id `null`): -32700 for a
-    /// line that is not JSON, -32600 for JSON that is not JSON-RPC and for a
-    /// line over the limit (whose data is `{"limit": bytes}`). `None` when
+    /// The JSON-RPC error a server answers with (to [`ReadError::id`], else
+    /// `null`): -32700 for a line that is not JSON, -32600 for JSON that is
+    /// not JSON-RPC, for a line over the limit (whose data is `{"limit":
+    /// bytes}`) and for one nested too deep (`{"maxDepth": 128}`). `None` when
     /// there is nothing to answer (input failed or ended).
     pub fn response_error(&self) -> Option<ResponseError> {
         match self.kind {
@@ -271,6 +299,10 @@ impl ReadError {
                 Some(ResponseError::parse_error(self))
             }
             ReadErrorKind::NotJsonRpc => Some(ResponseError::invalid_request(&self.message)),
+            ReadErrorKind::TooDeep => Some(
+                ResponseError::invalid_request(&self.message)
+                    .with_data(serde_json::json!({ "maxDepth": MAX_DEPTH })),
+            ),
             ReadErrorKind::TooLong => Some(
                 ResponseError::invalid_request(&self.message)
                     .with_data(serde_json::json!({ "limit": self.limit })),

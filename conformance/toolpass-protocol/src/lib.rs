@@ -48,6 +48,7 @@ mod initialize;
 mod jsonrpc;
 mod line;
 pub mod method;
+mod nesting;
 mod notice;
 mod outcome;
 mod request_id;

@@ -256,9 +256,9 @@ fn read(
                 tracing::warn!("unreadable line: {error}");
                 match error.response_error() {
                     Some(reply) if error.kind() == ReadErrorKind::TooLong => {
-                        Inbound::Unreadable(too_large(reply))
+                        Inbound::Unreadable(None, too_large(reply))
                     }
-                    Some(reply) => Inbound::Unreadable(reply),
+                    Some(reply) => Inbound::Unreadable(error.id().cloned(), reply),
                     // The input itself failed (not a bad line): stop.
                     None => return Err(io::Error::other(error.to_string())),
                 }

@@ -17,8 +17,8 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio::task::JoinSet;
 use toolpass_protocol::method;
 use toolpass_protocol::{
-    Feature, Implementation, InitializeResult, Message, Request, ResponseError, ServerCapabilities,
-    SessionId, SessionOpenResult, ToolpassCapability, ToolsCapability,
+    Feature, Implementation, InitializeResult, Message, Request, RequestId, ResponseError,
+    ServerCapabilities, SessionId, SessionOpenResult, ToolpassCapability, ToolsCapability,
 };
 use toolpass_tools::context::{Cancellation, Latch};
 use toolpass_tools::faults::FaultPoint;
@@ -45,7 +45,7 @@ pub(crate) enum Inbound {
     /// flight.
     Message(Message, Option<OwnedSemaphorePermit>),
     /// A line that is not a message: answered with this error.
-    Unreadable(ResponseError),
+    Unreadable(Option<RequestId>, ResponseError),
 }
 
 /// Every session of this process.
@@ -141,7 +141,7 @@ impl Server {
                 // a receiver ignore one it cannot act on.
             }
             Inbound::Message(Message::Response(_), _) => {}
-            Inbound::Unreadable(error) => self.outbound.error(None, error),
+            Inbound::Unreadable(id, error) => self.outbound.error(id, error),
         }
     }
 

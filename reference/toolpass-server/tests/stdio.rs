@@ -203,6 +203,16 @@ fn protocol_faults_get_json_rpc_errors_and_the_server_keeps_going() {
     assert_eq!(reply["id"], Value::Null);
     let reply = server.send_line(r#"{"jsonrpc":"2.0","id":99}"#);
     assert_eq!(reply["error"]["code"], -32600);
+    // Nested past serde_json's stack guard: still answered to its own id.
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":77,"method":"tools/list","params":{{"x":{}{}}}}}"#,
+        "[".repeat(3000),
+        "]".repeat(3000)
+    );
+    let reply = server.send_line(&deep);
+    assert_eq!(reply["id"], 77, "{reply}");
+    assert_eq!(reply["error"]["code"], -32600);
+    assert_eq!(reply["error"]["data"]["maxDepth"], 128);
 
     let cases = [
         ("no/such/method", json!({}), -32601),

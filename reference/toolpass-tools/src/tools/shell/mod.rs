@@ -85,10 +85,7 @@ impl ShellParams {
     /// `keep`, not the file the user approved.
     fn request(&self, workspace: &Workspace, directory: PathBuf) -> Request {
         Request {
-            command: self
-                .command
-                .trim_matches([' ', '\t', '\n'])
-                .to_owned(),
+            command: self.command.trim_matches([' ', '\t', '\n']).to_owned(),
             directory,
             context: vec![("QWEN_CODE_SESSION_ID".to_owned(), workspace.id().to_owned())],
         }
@@ -124,7 +121,10 @@ impl DeclarativeTool for ShellTool {
             return Err(BuildError::invalid(format!(
                 "Blocked: this command may terminate the running tool layer ({}, pid {}). Use \
                  task_stop for managed background shells, or kill a specific PID instead.",
-                this_process().names.first().map_or("this server", String::as_str),
+                this_process()
+                    .names
+                    .first()
+                    .map_or("this server", String::as_str),
                 this_process().pid
             )));
         }
