@@ -16,6 +16,7 @@ mod calls;
 mod catalog;
 mod hostile;
 mod large;
+mod many;
 mod notes;
 mod server;
 
@@ -42,6 +43,9 @@ struct Args {
     /// Answer every line, `initialize` included, with a line that is not JSON.
     #[arg(long)]
     invalid_json: bool,
+    /// A hostile catalogue on top of the usual one (see [`server::Mode`]).
+    #[arg(long, value_enum, default_value_t = server::Mode::Plain)]
+    mode: server::Mode,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -60,7 +64,7 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("start the runtime")?
-        .block_on(serve(server::Fixture::new(notes)))
+        .block_on(serve(server::Fixture::new(notes, args.mode)))
 }
 
 /// Serves MCP on stdin and stdout until the client goes away.

@@ -23,11 +23,31 @@ use crate::notes::Notes;
 #[derive(Debug)]
 pub(crate) struct Fixture {
     notes: Notes,
+    mode: Mode,
+}
+
+/// What the fixture offers besides its usual catalogue: each a way a
+/// server can overwhelm a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Mode {
+    /// The usual catalogue only.
+    Plain,
+    /// Ten thousand more tools ([`crate::many`]).
+    ManyTools,
 }
 
 impl Fixture {
-    pub(crate) fn new(notes: Notes) -> Self {
-        Self { notes }
+    pub(crate) fn new(notes: Notes, mode: Mode) -> Self {
+        Self { notes, mode }
+    }
+
+    /// The tools this fixture lists, in order.
+    fn tools(&self) -> Vec<rmcp::model::Tool> {
+        let mut tools = catalog::tools();
+        if self.mode == Mode::ManyTools {
+            tools.extend(crate::many::tools());
+        }
+        tools
     }
 }
 
@@ -51,7 +71,7 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(catalog::tools()))
+        Ok(ListToolsResult::with_all_items(self.tools()))
     }
 
     async fn call_tool(
@@ -59,6 +79,11 @@ impl ServerHandler for Fixture {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        if self.mode == Mode::ManyTools
+            && let Some(text) = crate::many::call(&request.name)
+        {
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+        }
         if !catalog::tools().iter().any(|t| t.name == request.name) {
             return Err(McpError::invalid_params(
                 format!("unknown tool {:?}", request.name),
