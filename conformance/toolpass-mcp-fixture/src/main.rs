@@ -14,6 +14,7 @@
 
 mod calls;
 mod catalog;
+mod extras;
 mod hostile;
 mod large;
 mod many;
@@ -56,6 +57,10 @@ fn main() -> anyhow::Result<()> {
     if args.invalid_json {
         return hostile::invalid_json(std::io::stdin().lock(), std::io::stdout().lock())
             .context("answer with lines that are not JSON");
+    }
+    if args.mode == server::Mode::BadSchemas {
+        return hostile::bad_schemas(std::io::stdin().lock(), std::io::stdout().lock())
+            .context("serve the tools with bad schemas");
     }
     let notes = notes::Notes::open(&args.dir)?;
     // One thread: the fixture does no work worth a pool, and a single

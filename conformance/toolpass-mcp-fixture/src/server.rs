@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::calls;
 use crate::catalog::{self, prompt, uri};
+use crate::extras;
 use crate::notes::Notes;
 
 /// The server: the notes directory it was given, nothing else. Every answer
@@ -34,6 +35,14 @@ pub(crate) enum Mode {
     Plain,
     /// Ten thousand more tools ([`crate::many`]).
     ManyTools,
+    /// A tool answering over the MCP message limit ([`crate::extras`]).
+    OversizedResult,
+    /// A tool answering with terminal escape sequences.
+    Escapes,
+    /// Tools whose `inputSchema` is missing, not an object or thousands of
+    /// levels deep, among good ones; served by hand, as the SDK cannot
+    /// send such tools ([`crate::hostile::bad_schemas`]).
+    BadSchemas,
 }
 
 impl Fixture {
@@ -44,10 +53,27 @@ impl Fixture {
     /// The tools this fixture lists, in order.
     fn tools(&self) -> Vec<rmcp::model::Tool> {
         let mut tools = catalog::tools();
-        if self.mode == Mode::ManyTools {
-            tools.extend(crate::many::tools());
+        match self.mode {
+            Mode::ManyTools => tools.extend(crate::many::tools()),
+            Mode::OversizedResult => tools.push(extras::oversized_tool()),
+            Mode::Escapes => tools.push(extras::escapes_tool()),
+            Mode::Plain | Mode::BadSchemas => {}
         }
         tools
+    }
+
+    /// The answer of a tool of the mode, or `None` when `name` is none.
+    fn mode_call(&self, name: &str) -> Option<String> {
+        match self.mode {
+            Mode::ManyTools => crate::many::call(name),
+            Mode::OversizedResult => {
+                (name == extras::OVERSIZED_RESULT).then(extras::oversized_text)
+            }
+            Mode::Escapes => {
+                (name == extras::ESCAPE_SEQUENCES).then(|| extras::ESCAPED_TEXT.to_owned())
+            }
+            Mode::Plain | Mode::BadSchemas => None,
+        }
     }
 }
 
@@ -79,9 +105,7 @@ impl ServerHandler for Fixture {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if self.mode == Mode::ManyTools
-            && let Some(text) = crate::many::call(&request.name)
-        {
+        if let Some(text) = self.mode_call(&request.name) {
             return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
         }
         if !catalog::tools().iter().any(|t| t.name == request.name) {
