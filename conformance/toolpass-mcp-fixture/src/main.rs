@@ -14,8 +14,10 @@
 
 mod calls;
 mod catalog;
+mod extras;
 mod hostile;
 mod large;
+mod many;
 mod notes;
 mod server;
 
@@ -42,6 +44,9 @@ struct Args {
     /// Answer every line, `initialize` included, with a line that is not JSON.
     #[arg(long)]
     invalid_json: bool,
+    /// A hostile catalogue on top of the usual one (see [`server::Mode`]).
+    #[arg(long, value_enum, default_value_t = server::Mode::Plain)]
+    mode: server::Mode,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -53,6 +58,10 @@ fn main() -> anyhow::Result<()> {
         return hostile::invalid_json(std::io::stdin().lock(), std::io::stdout().lock())
             .context("answer with lines that are not JSON");
     }
+    if args.mode == server::Mode::BadSchemas {
+        return hostile::bad_schemas(std::io::stdin().lock(), std::io::stdout().lock())
+            .context("serve the tools with bad schemas");
+    }
     let notes = notes::Notes::open(&args.dir)?;
     // One thread: the fixture does no work worth a pool, and a single
     // thread keeps the order of what it writes that of what it does.
@@ -60,7 +69,7 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("start the runtime")?
-        .block_on(serve(server::Fixture::new(notes)))
+        .block_on(serve(server::Fixture::new(notes, args.mode)))
 }
 
 /// Serves MCP on stdin and stdout until the client goes away.

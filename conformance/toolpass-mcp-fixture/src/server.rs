@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::calls;
 use crate::catalog::{self, prompt, uri};
+use crate::extras;
 use crate::notes::Notes;
 
 /// The server: the notes directory it was given, nothing else. Every answer
@@ -23,11 +24,56 @@ use crate::notes::Notes;
 #[derive(Debug)]
 pub(crate) struct Fixture {
     notes: Notes,
+    mode: Mode,
+}
+
+/// What the fixture offers besides its usual catalogue: each a way a
+/// server can overwhelm a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Mode {
+    /// The usual catalogue only.
+    Plain,
+    /// Ten thousand more tools ([`crate::many`]).
+    ManyTools,
+    /// A tool answering over the MCP message limit ([`crate::extras`]).
+    OversizedResult,
+    /// A tool answering with terminal escape sequences.
+    Escapes,
+    /// Tools whose `inputSchema` is missing, not an object or thousands of
+    /// levels deep, among good ones; served by hand, as the SDK cannot
+    /// send such tools ([`crate::hostile::bad_schemas`]).
+    BadSchemas,
 }
 
 impl Fixture {
-    pub(crate) fn new(notes: Notes) -> Self {
-        Self { notes }
+    pub(crate) fn new(notes: Notes, mode: Mode) -> Self {
+        Self { notes, mode }
+    }
+
+    /// The tools this fixture lists, in order.
+    fn tools(&self) -> Vec<rmcp::model::Tool> {
+        let mut tools = catalog::tools();
+        match self.mode {
+            Mode::ManyTools => tools.extend(crate::many::tools()),
+            Mode::OversizedResult => tools.push(extras::oversized_tool()),
+            Mode::Escapes => tools.push(extras::escapes_tool()),
+            Mode::Plain | Mode::BadSchemas => {}
+        }
+        tools
+    }
+
+    /// The answer of a tool of the mode, or `None` when `name` is none.
+    fn mode_call(&self, name: &str) -> Option<String> {
+        match self.mode {
+            Mode::ManyTools => crate::many::call(name),
+            Mode::OversizedResult => {
+                (name == extras::OVERSIZED_RESULT).then(extras::oversized_text)
+            }
+            Mode::Escapes => {
+                (name == extras::ESCAPE_SEQUENCES).then(|| extras::ESCAPED_TEXT.to_owned())
+            }
+            Mode::Plain | Mode::BadSchemas => None,
+        }
     }
 }
 
@@ -51,7 +97,7 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(catalog::tools()))
+        Ok(ListToolsResult::with_all_items(self.tools()))
     }
 
     async fn call_tool(
@@ -59,6 +105,9 @@ impl ServerHandler for Fixture {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        if let Some(text) = self.mode_call(&request.name) {
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+        }
         if !catalog::tools().iter().any(|t| t.name == request.name) {
             return Err(McpError::invalid_params(
                 format!("unknown tool {:?}", request.name),

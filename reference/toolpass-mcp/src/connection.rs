@@ -14,7 +14,6 @@ use rmcp::model::{
     ClientRequest, ReadResourceRequestParams, ResourceContents, ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RunningService};
-use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceError, ServiceExt as _};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
@@ -22,6 +21,7 @@ use tokio::sync::{Notify, oneshot};
 use toolpass_core::mcp::resource::Content;
 
 use crate::handler::{Handler, ProgressRoutes, Sink};
+use crate::transport;
 
 /// How to start one server, and how long it may take.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -497,11 +497,16 @@ async fn handshake(
         .current_dir(&spec.cwd)
         // However the connection ends, the server does not outlive it.
         .kill_on_drop(true);
-    let (transport, stderr) = TokioChildProcess::builder(command)
-        .stderr(Stdio::piped())
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command
         .spawn()
         .map_err(|e| failed(format!("start it in {}: {e}", spec.cwd.display())))?;
-    let pid = transport.id();
+    let pid = child.id();
+    let stderr = child.stderr.take();
+    let transport = transport::Stdio::new(server, child).map_err(|e| failed(e.to_string()))?;
     if let Some(stderr) = stderr {
         let name = server.to_owned();
         tokio::spawn(async move {

@@ -15,8 +15,10 @@
 
 mod connection;
 mod handler;
+mod schema;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
+mod transport;
 
 pub use connection::{
     Abort, CallError, CallOutcome, ConnectError, Connection, ListedPrompt, ListedTool, Listing,

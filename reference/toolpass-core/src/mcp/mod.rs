@@ -7,6 +7,7 @@
 //! reaches the model ([`resource`], `mcp-resource-content.ts`).
 
 pub mod budget;
+pub mod frame;
 pub mod resource;
 
 use crate::tool_name::{hash_suffix_name, mcp_qualified_name, middle_cut_name};

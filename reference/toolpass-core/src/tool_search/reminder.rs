@@ -20,6 +20,16 @@ use crate::js_string::{quote, quote_units};
 /// `MAX_DEFERRED_TOOL_DESC_LEN`).
 pub const MAX_DESCRIPTION_UNITS: usize = 160;
 
+/// The most tools the reminder lists. A server may offer thousands of
+/// tools; listing them all would put hundreds of kilobytes into every
+/// prompt, so past this the reminder counts the rest and points at
+/// `tool_search`, which searches them all.
+pub const MAX_LISTED_TOOLS: usize = 200;
+
+/// The most characters of tool lines (and headings) the reminder carries,
+/// a second bound for long names that the entry cap alone would let by.
+pub const MAX_LISTED_CHARS: usize = 40_000;
+
 /// How a deferred tool is reached once found: the two models Qwen has had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeferredModel {
@@ -78,29 +88,63 @@ pub fn deferred_tools_reminder(
         tools.iter().filter_map(|t| Some((t.server?, t))).collect();
     mcp.sort_by(|a, b| locale_order(a.0, b.0).then_with(|| locale_order(a.1.name, b.1.name)));
 
+    let mut budget = Budget::default();
     let mut parts = vec![model.intro().to_owned(), DATA_NOTICE.to_owned()];
     if !bundled.is_empty() {
-        let lines = bundled.iter().map(|t| tool_line(t));
-        parts.push(
-            std::iter::once("### Bundled".to_owned())
-                .chain(lines)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        );
+        let mut section = vec!["### Bundled".to_owned()];
+        for tool in bundled {
+            budget.push(&mut section, None, tool_line(tool));
+        }
+        if section.len() > 1 {
+            parts.push(section.join("\n"));
+        }
     }
     if !mcp.is_empty() {
         let mut section = vec!["### MCP servers".to_owned()];
         let mut current = None;
         for (server, tool) in mcp {
-            if current != Some(server) {
+            let heading = (current != Some(server)).then(|| format!("#### {server}"));
+            if budget.push(&mut section, heading, tool_line(tool)) {
                 current = Some(server);
-                section.push(format!("#### {server}"));
             }
-            section.push(tool_line(tool));
         }
-        parts.push(section.join("\n"));
+        if section.len() > 1 {
+            parts.push(section.join("\n"));
+        }
+    }
+    if budget.omitted > 0 {
+        parts.push(format!(
+            "{} more deferred tools are not listed here; `tool_search` finds them by keyword.",
+            budget.omitted
+        ));
     }
     Some(system_reminder::wrap(&parts.join("\n\n")))
+}
+
+/// What the listing may still take: [`MAX_LISTED_TOOLS`] lines and
+/// [`MAX_LISTED_CHARS`] characters; what it refuses is counted.
+#[derive(Default)]
+struct Budget {
+    listed: usize,
+    chars: usize,
+    omitted: usize,
+}
+
+impl Budget {
+    /// Adds `line` (after `heading`, when given) to `section` if both fit;
+    /// otherwise counts the tool as omitted. Returns whether it was added.
+    fn push(&mut self, section: &mut Vec<String>, heading: Option<String>, line: String) -> bool {
+        let cost = line.len() + heading.as_ref().map_or(0, |h| h.len() + 1) + 1;
+        if self.listed >= MAX_LISTED_TOOLS || self.chars + cost > MAX_LISTED_CHARS {
+            self.omitted += 1;
+            return false;
+        }
+        self.listed += 1;
+        self.chars += cost;
+        section.extend(heading);
+        section.push(line);
+        true
+    }
 }
 
 /// `- "name": "description"` (Qwen's `formatDeferredToolLine`).

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value, json};
 use toolpass_mcp::CallOutcome;
+use toolpass_shell::output::text::strip_ansi;
 
 /// What the model reads when a result has no text part at all (Qwen's
 /// `TOOL_SUCCEEDED_OUTPUT`).
@@ -39,7 +40,18 @@ pub(crate) fn parts(tool: &str, answer: &CallOutcome) -> Vec<Part> {
     {
         parts.insert(0, structured);
     }
-    parts
+    parts.into_iter().map(without_escapes).collect()
+}
+
+/// A text part with its terminal escape sequences removed, as the shell's
+/// output is (`strip-ansi`): a server's colours, cursor moves and window
+/// titles are for a terminal, and raw they would reach the model and any
+/// terminal that shows what the model saw.
+fn without_escapes(part: Part) -> Part {
+    match part {
+        Part::Text(text) => Part::Text(strip_ansi(&text)),
+        media @ Part::Media(_) => media,
+    }
 }
 
 fn block_parts(tool: &str, block: &Value) -> Vec<Part> {
@@ -159,6 +171,27 @@ mod tests {
             structured,
             is_error: false,
         }
+    }
+
+    #[test]
+    fn escape_sequences_are_stripped_from_every_text_part() {
+        let got = parts(
+            "t",
+            &answer(
+                json!([
+                    {"type": "text", "text": "\u{1b}[31mred\u{1b}[0m \u{1b}]0;title\u{7}x"},
+                    {"type": "resource", "resource": {"uri": "u", "text": "\u{1b}[2Kinline"}}
+                ]),
+                None,
+            ),
+        );
+        assert_eq!(
+            got,
+            vec![
+                Part::Text("red x".to_owned()),
+                Part::Text("inline".to_owned())
+            ]
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::sync::Weak;
 
 use serde::Deserialize;
 use toolpass_core::approval::Permission;
-use toolpass_core::mcp::resource::{self, Part};
+use toolpass_core::mcp::resource::{self, Content, Part};
+use toolpass_shell::output::text::strip_ansi;
 
 use crate::confirmation::Confirmation;
 use crate::context::InvocationContext;
@@ -135,6 +136,14 @@ impl Invocation for ReadMcpResource {
         let contents = connection
             .read_resource(&self.params.uri)
             .map_err(|e| thrown(e.to_string()))?;
+        // As an MCP tool's text: no terminal escape sequence reaches the model.
+        let contents: Vec<Content> = contents
+            .into_iter()
+            .map(|content| match content {
+                Content::Text(text) => Content::Text(strip_ansi(&text)),
+                blob @ Content::Blob { .. } => blob,
+            })
+            .collect();
         let label = self.label();
         let formatted = resource::format(&contents, &label, &nonce());
         let texts: Vec<&str> = formatted

@@ -76,3 +76,47 @@ fn only_one_section_when_only_one_kind() {
     assert!(!text.contains("### Bundled"));
     assert!(text.contains("### MCP servers\n#### s\n- \"mcp__s__t\": \"d\"\n</system-reminder>"));
 }
+
+/// Ten thousand tools from one server: the reminder stays bounded and
+/// counts the tools it leaves out.
+#[test]
+fn ten_thousand_tools_make_a_bounded_reminder_that_counts_the_rest() {
+    let owned: Vec<(String, String)> = (0..10_000)
+        .map(|i| (format!("mcp__big__tool_{i:05}"), "d".repeat(200)))
+        .collect();
+    let summaries: Vec<DeferredSummary<'_>> = owned
+        .iter()
+        .map(|(name, description)| DeferredSummary {
+            name,
+            description,
+            server: Some("big"),
+        })
+        .collect();
+    let reminder = deferred_tools_reminder(&summaries, DeferredModel::Proxy).unwrap();
+    assert!(
+        reminder.len() < MAX_LISTED_CHARS + 2_000,
+        "{}",
+        reminder.len()
+    );
+    let listed = reminder.lines().filter(|l| l.starts_with("- ")).count();
+    assert!(listed > 0 && listed <= MAX_LISTED_TOOLS);
+    assert!(reminder.contains(&format!("{} more deferred tools", 10_000 - listed)));
+    assert!(reminder.contains("tool_search"));
+}
+
+/// A few tools are all listed, with no omission line.
+#[test]
+fn a_short_list_has_no_omission_line() {
+    let owned = tools();
+    let summaries: Vec<DeferredSummary<'_>> = owned
+        .iter()
+        .map(|(name, description, server)| DeferredSummary {
+            name,
+            description,
+            server: *server,
+        })
+        .collect();
+    let reminder = deferred_tools_reminder(&summaries, DeferredModel::Reveal).unwrap();
+    assert!(!reminder.contains("more deferred tools"));
+    assert_eq!(reminder.lines().filter(|l| l.starts_with("- ")).count(), 6);
+}
