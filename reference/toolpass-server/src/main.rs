@@ -40,6 +40,7 @@ use tokio::sync::{Semaphore, mpsc};
 use toolpass_protocol::{
     DEFAULT_MAX_LINE_BYTES, Message, ReadErrorKind, ResponseError, read_message_limited,
 };
+use toolpass_shell::contain;
 use toolpass_tools::config::DeferredModel;
 use toolpass_tools::session::SessionConfig;
 
@@ -127,6 +128,27 @@ impl Args {
 }
 
 fn main() -> ExitCode {
+    // This executable doubles as the cgroup launcher and watchdog of its
+    // own shells (toolpass_shell::contain): those modes come first and
+    // never reach the server.
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    match raw.first().and_then(|a| a.to_str()) {
+        Some(contain::JOIN_FLAG) => {
+            let error = contain::join_and_exec(&raw[1..]);
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("toolpass-server: cannot start the shell: {error}");
+            }
+            return ExitCode::from(127);
+        }
+        Some(contain::WATCHDOG_FLAG) => {
+            if let Some(dir) = raw.get(1) {
+                contain::watchdog(std::path::Path::new(dir));
+            }
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
     tracing_subscriber::fmt()
         .with_writer(io::stderr)
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -145,6 +167,12 @@ fn main() -> ExitCode {
             println!("{}", help());
         }
         return ExitCode::SUCCESS;
+    }
+    // `/proc/self/exe` rather than a path: it names this very binary even
+    // if the file is replaced while the server runs.
+    match contain::enable("/proc/self/exe".into()) {
+        Ok(parent) => tracing::debug!("shells are contained in {}", parent.display()),
+        Err(why) => tracing::debug!("shells are not contained in cgroups: {why}"),
     }
     let served = match (&args.mode, &args.root) {
         (Mode::Mcp, Some(root)) => mcp::serve(root, args.implicit_config(), args.max_request_bytes),

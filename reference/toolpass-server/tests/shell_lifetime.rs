@@ -193,3 +193,71 @@ fn sigterm_in_plain_mcp_mode_cancels_the_running_command_and_ends_every_shell() 
     );
     sigterm_ends(server, &root, running, background);
 }
+
+/// A command that leaves a daemon by every way out: a new session, a
+/// double fork (init adopts it) and an empty environment.
+fn escapee(file: &str) -> String {
+    format!(
+        "(setsid env -i sh -c 'echo $$ > {file}; i=0; while [ $i -lt 1200 ]; do sleep 0.05; \
+         i=$((i+1)); done' > /dev/null 2>&1 &); while :; do sleep 0.05; done"
+    )
+}
+
+/// Whether `pid` runs in a cgroup of the server `server`'s shells: where
+/// the kernel delegates none, nothing holds an escapee (ARCHITECTURE.md).
+fn contained(pid: u32, server: u32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/cgroup"))
+        .is_ok_and(|c| c.contains(&format!("/toolpass-{server}/shell-")))
+}
+
+/// Waits up to five seconds for `pid` to go.
+fn goes(pid: u32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !is_gone(pid) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+#[test]
+fn an_escapee_ends_with_its_session_and_every_shell_with_a_killed_server() {
+    let (_dir, root) = sandbox();
+    let mut server = Server::start();
+    let server_pid = server.child.id();
+    let first = server.open(&root, json!({}));
+    let second = server.open(&root, json!({}));
+    let start = |server: &mut Server, session: &str, file: &str| {
+        let id = server.call(
+            session,
+            file,
+            "run_shell_command",
+            json!({"command": escapee(file), "is_background": true}),
+        );
+        assert_eq!(status(&server.result(id)), "success");
+        pid_in(&root.join(file))
+    };
+    let closed = start(&mut server, &first, "closed.pid");
+    let killed = start(&mut server, &second, "killed.pid");
+    if !contained(closed, server_pid) {
+        eprintln!("no cgroup v2 is delegated here: escapees are not held (skipped)");
+        for pid in [closed, killed] {
+            let pid = rustix::process::Pid::from_raw(i32::try_from(pid).unwrap()).unwrap();
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
+        return;
+    }
+    let id = server.send("toolpass/session.close", json!({"sessionId": first}));
+    server.result(id);
+    assert!(goes(closed), "the escapee {closed} outlived its session");
+    assert!(!is_gone(killed), "the other session's shell runs on");
+    // kill -9: the server cleans nothing up; its watchdog does.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    assert!(
+        goes(killed),
+        "the escapee {killed} outlived a killed server"
+    );
+}

@@ -40,6 +40,7 @@
 pub mod background;
 pub mod cancel;
 pub mod command;
+pub mod contain;
 pub mod env;
 pub mod output;
 pub mod result_text;

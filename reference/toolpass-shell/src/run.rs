@@ -11,11 +11,13 @@
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use crate::cancel::Cancel;
+use crate::contain::ShellCgroup;
 use crate::env::{Connection, environment};
 use crate::output::capture::OutputLimits;
 use crate::output::{Collector, Stream};
@@ -298,6 +300,7 @@ pub(crate) struct Started {
     pub(crate) spawned: Spawned,
     pub(crate) mark: String,
     pub(crate) pty_unavailable: Option<String>,
+    pub(crate) cgroup: Option<Arc<ShellCgroup>>,
 }
 
 impl Started {
@@ -306,6 +309,7 @@ impl Started {
             root: self.spawned.pid,
             group: self.spawned.pid,
             mark: self.mark.clone(),
+            cgroup: self.cgroup.clone(),
         }
     }
 }
@@ -329,17 +333,20 @@ pub(crate) fn start(request: &Request, prefer: Prefer) -> Result<Started, RunErr
         )
     };
     let mut pty_unavailable = None;
+    let cgroup = ShellCgroup::create().map(Arc::new);
     if prefer != Prefer::Pipes {
         match spawn::pty(
             &request.command,
             &request.directory,
             &env_for(Connection::Pty),
+            cgroup.as_deref(),
         ) {
             Ok(spawned) => {
                 return Ok(Started {
                     spawned,
                     mark,
                     pty_unavailable,
+                    cgroup,
                 });
             }
             Err(why) if prefer == Prefer::Pty => return Err(RunError::PtyUnavailable(why.0)),
@@ -350,12 +357,14 @@ pub(crate) fn start(request: &Request, prefer: Prefer) -> Result<Started, RunErr
         &request.command,
         &request.directory,
         &env_for(Connection::Pipes),
+        cgroup.as_deref(),
     )
     .map_err(RunError::Spawn)?;
     Ok(Started {
         spawned,
         mark,
         pty_unavailable,
+        cgroup,
     })
 }
 

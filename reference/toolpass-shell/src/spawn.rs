@@ -15,6 +15,7 @@ use std::thread;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 use rustix::process::{Pid, WaitId, WaitIdOptions};
 
+use crate::contain::ShellCgroup;
 use crate::env::{Connection, SHELL, SHELL_ARGS};
 use crate::output::Stream;
 use crate::output::screen::{COLUMNS, ROWS};
@@ -103,17 +104,33 @@ fn terminal_size() -> PtySize {
     }
 }
 
+/// The program and the words before the command's own: `bash -c`, started
+/// through the launcher that joins `cgroup` when there is one.
+fn shell_words(cgroup: Option<&ShellCgroup>) -> (OsString, Vec<OsString>) {
+    let mut words: Vec<OsString> = SHELL_ARGS.iter().map(OsString::from).collect();
+    match cgroup {
+        Some(cgroup) => {
+            let (launcher, mut before) = cgroup.launch(SHELL);
+            before.append(&mut words);
+            (launcher.into_os_string(), before)
+        }
+        None => (SHELL.into(), words),
+    }
+}
+
 pub(crate) fn pty(
     command: &str,
     directory: &Path,
     env: &[(OsString, OsString)],
+    cgroup: Option<&ShellCgroup>,
 ) -> Result<Spawned, PtyUnavailable> {
     let failed = |what: &str, e: &dyn std::fmt::Display| PtyUnavailable(format!("{what}: {e}"));
     let pair = native_pty_system()
         .openpty(terminal_size())
         .map_err(|e| failed("failed to open a pty", &e))?;
-    let mut builder = CommandBuilder::new(SHELL);
-    builder.args(SHELL_ARGS);
+    let (program, words) = shell_words(cgroup);
+    let mut builder = CommandBuilder::new(program);
+    builder.args(words);
     builder.arg(command);
     builder.cwd(directory);
     builder.env_clear();
@@ -156,9 +173,11 @@ pub(crate) fn pipes(
     command: &str,
     directory: &Path,
     env: &[(OsString, OsString)],
+    cgroup: Option<&ShellCgroup>,
 ) -> io::Result<Spawned> {
-    let mut child = std::process::Command::new(SHELL)
-        .args(SHELL_ARGS)
+    let (program, words) = shell_words(cgroup);
+    let mut child = std::process::Command::new(program)
+        .args(words)
         .arg(command)
         .current_dir(directory)
         .env_clear()

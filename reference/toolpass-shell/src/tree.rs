@@ -21,10 +21,13 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::os::fd::OwnedFd;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::process::{Pid, PidfdFlags, Signal};
+
+use crate::contain::ShellCgroup;
 
 /// The environment variable that marks a command and everything it starts.
 pub const MARK_ENV: &str = "TOOLPASS_SHELL";
@@ -72,6 +75,9 @@ pub struct Family {
     pub group: i32,
     /// The value of [`MARK_ENV`] it was started with.
     pub mark: String,
+    /// The cgroup it was started in, when the kernel delegates one
+    /// ([`crate::contain`]): what holds whatever left the rest.
+    pub cgroup: Option<Arc<ShellCgroup>>,
 }
 
 impl Family {
@@ -119,6 +125,12 @@ impl Family {
         let mut handles = open_all(&first);
         signal_all(&handles, group, Signal::TERM);
         wait_for_exit(&mut handles, grace);
+        if let Some(cgroup) = &self.cgroup {
+            // Every process started inside, whatever it did to leave the
+            // group, the tree or the mark (SIGKILL, past the grace the
+            // found ones had).
+            cgroup.kill();
+        }
         for _ in 0..ROUNDS {
             signal_all(&handles, group, Signal::KILL);
             wait_for_exit(&mut handles, DEATH_WAIT);
@@ -344,6 +356,7 @@ mod tests {
     fn this_process_is_in_the_table_and_never_its_own_family_member() {
         let me = rustix::process::getpid().as_raw_pid();
         let family = Family {
+            cgroup: None,
             root: me,
             group: i32::MAX,
             mark: "none".into(),
