@@ -13,6 +13,8 @@
 //!   kept, the oldest (by end, then start) evicted; running ones never are.
 //! - **Cap.** At most [`MAX_RUNNING_SHELLS`] run at once; a start past it
 //!   is refused ([`RunError::TooManyShells`]). Ended shells do not count.
+//! - **Output.** Each output file is held under [`OUTPUT_FILE_CAP`], its
+//!   oldest output dropped past it and the cut noted at its start.
 //! - **Stopping.** `task_stop` ([`Registry::stop`]) requests the cancel and
 //!   leaves the state to the shell's own end, as Qwen's `requestCancel`
 //!   does; the worker then ends the shell's whole family. Closing the
@@ -22,6 +24,7 @@
 //! Background shells run on pipes, as Qwen runs them (no terminal to attach,
 //! no person to type), and have no timeout.
 
+mod capped;
 pub mod notice;
 pub mod status_file;
 mod worker;
@@ -34,6 +37,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
+pub use capped::OUTPUT_FILE_CAP;
 pub use notice::{Notification, Status, StopReply, Tail};
 
 use crate::cancel::Cancel;
@@ -516,7 +520,8 @@ fn read_tail(path: &Path) -> Tail {
     read().unwrap_or(Tail::Unreadable)
 }
 
-/// Makes the directory and a new output file in it, 0600.
+/// Makes the directory and a new output file in it, 0600; readable too, as
+/// a cut past the cap reads the output it keeps.
 fn create_output(dir: &Path, path: &Path) -> Result<std::fs::File, RunError> {
     let failed = |source| RunError::OutputFile {
         path: path.to_owned(),
@@ -524,6 +529,7 @@ fn create_output(dir: &Path, path: &Path) -> Result<std::fs::File, RunError> {
     };
     std::fs::create_dir_all(dir).map_err(failed)?;
     OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .mode(0o600)
