@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use toolpass_core::budget::{SessionLimits, tool_limits};
 use toolpass_core::truncate::{Limits, truncate};
 
+use crate::spill_budget::{Counted, SPILL_BUDGET_BYTES};
 use crate::tool::Tool;
 use crate::workspace::Workspace;
 
@@ -99,11 +100,22 @@ pub fn hold_with(
         let _ = std::fs::remove_file(&path);
         return None;
     };
-    match write(&mut file, content.as_str()) {
-        Ok(()) => {
-            *content = stub;
-            Some(path)
-        }
+    let written = write(&mut file, content.as_str()).and_then(|()| file.metadata());
+    match written {
+        Ok(meta) => match workspace.spills().count(&path, meta.len()) {
+            Counted::Kept => {
+                *content = stub;
+                Some(path)
+            }
+            Counted::OverBudget => {
+                *content = format!(
+                    "{unsaved}\n[The whole output ({} bytes) was not saved: it is larger than \
+                     the session's spill budget of {SPILL_BUDGET_BYTES} bytes.]",
+                    meta.len()
+                );
+                None
+            }
+        },
         Err(e) => {
             // No half-written file may claim to be the whole output.
             let _ = std::fs::remove_file(&path);
