@@ -255,7 +255,9 @@ fn starts_past_the_running_cap_are_refused_and_ended_shells_free_a_place() {
     let ids: Vec<String> = (0..MAX_RUNNING_SHELLS)
         .map(|_| registry.start(&request("sleep 60", dir.path())).unwrap().id)
         .collect();
-    let refused = registry.start(&request("sleep 60", dir.path())).unwrap_err();
+    let refused = registry
+        .start(&request("sleep 60", dir.path()))
+        .unwrap_err();
     assert!(
         matches!(refused, RunError::TooManyShells { cap } if cap == MAX_RUNNING_SHELLS),
         "{refused:?}"

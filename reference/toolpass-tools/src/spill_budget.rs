@@ -121,7 +121,10 @@ mod tests {
         assert_eq!(ledger.count(&c, 40), Counted::Kept);
         assert_eq!(ledger.total(), 80);
         let note = std::fs::read_to_string(&a).unwrap();
-        assert!(note.contains("dropped") && note.contains("100 bytes"), "{note}");
+        assert!(
+            note.contains("dropped") && note.contains("100 bytes"),
+            "{note}"
+        );
         assert_eq!(std::fs::read_to_string(&b).unwrap().len(), 40);
         assert_eq!(std::fs::read_to_string(&c).unwrap().len(), 40);
     }

@@ -63,8 +63,11 @@ impl CappedFile {
         } else {
             let from_file = (keep - bytes.len()).min(body);
             let mut old = Vec::with_capacity(from_file + bytes.len());
-            self.file.seek(SeekFrom::Start(self.len - from_file as u64))?;
-            (&mut self.file).take(from_file as u64).read_to_end(&mut old)?;
+            self.file
+                .seek(SeekFrom::Start(self.len - from_file as u64))?;
+            (&mut self.file)
+                .take(from_file as u64)
+                .read_to_end(&mut old)?;
             old.extend_from_slice(bytes);
             old
         };
@@ -131,10 +134,16 @@ mod tests {
         }
         let text = std::fs::read_to_string(named.path()).unwrap();
         let (note, kept) = text.split_once('\n').unwrap();
-        assert!(all.ends_with(kept), "the kept output is the newest, whole lines");
+        assert!(
+            all.ends_with(kept),
+            "the kept output is the newest, whole lines"
+        );
         assert!(kept.starts_with("line ") && kept.ends_with("line 1999\n"));
         let dropped = all.len() - kept.len();
-        assert!(note.contains(&format!("the first {dropped} bytes")), "{note}");
+        assert!(
+            note.contains(&format!("the first {dropped} bytes")),
+            "{note}"
+        );
     }
 
     #[test]

@@ -198,7 +198,10 @@ mod tests {
                 .strip_prefix("run_shell____x_")
                 .and_then(|n| n.strip_suffix(".output"))
                 .unwrap();
-            assert!(hex.len() == 16 && hex.bytes().all(|c| c.is_ascii_hexdigit()), "{name}");
+            assert!(
+                hex.len() == 16 && hex.bytes().all(|c| c.is_ascii_hexdigit()),
+                "{name}"
+            );
             assert_eq!(std::fs::metadata(path).unwrap().mode() & 0o777, 0o600);
         }
     }
