@@ -157,6 +157,11 @@ pub enum RunError {
     },
     /// The background registry was closed.
     Closed,
+    /// As many background shells as the registry allows are running.
+    TooManyShells {
+        /// The cap ([`crate::background::MAX_RUNNING_SHELLS`]).
+        cap: usize,
+    },
 }
 
 impl fmt::Display for RunError {
@@ -181,6 +186,11 @@ impl fmt::Display for RunError {
                 )
             }
             Self::Closed => write!(f, "the background shell registry is closed"),
+            Self::TooManyShells { cap } => write!(
+                f,
+                "{cap} background shells are already running, the most a session may run at \
+                 once; stop one with task_stop (or wait for one to end) before starting another"
+            ),
         }
     }
 }
@@ -191,7 +201,7 @@ impl std::error::Error for RunError {
             Self::Directory { source, .. }
             | Self::Spawn(source)
             | Self::OutputFile { source, .. } => Some(source),
-            Self::PtyUnavailable(_) | Self::Closed => None,
+            Self::PtyUnavailable(_) | Self::Closed | Self::TooManyShells { .. } => None,
         }
     }
 }

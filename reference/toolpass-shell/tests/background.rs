@@ -245,3 +245,29 @@ fn a_long_output_reaches_the_output_file_whole() {
     assert_eq!(text.len(), 300_000 * "line-000000\n".len());
     assert!(text.contains("\nline-150000\n"));
 }
+
+#[test]
+fn starts_past_the_running_cap_are_refused_and_ended_shells_free_a_place() {
+    use toolpass_shell::RunError;
+    use toolpass_shell::background::MAX_RUNNING_SHELLS;
+    let dir = tempfile::tempdir().unwrap();
+    let (registry, notices) = registry_with_notices(dir.path());
+    let ids: Vec<String> = (0..MAX_RUNNING_SHELLS)
+        .map(|_| registry.start(&request("sleep 60", dir.path())).unwrap().id)
+        .collect();
+    let refused = registry
+        .start(&request("sleep 60", dir.path()))
+        .unwrap_err();
+    assert!(
+        matches!(refused, RunError::TooManyShells { cap } if cap == MAX_RUNNING_SHELLS),
+        "{refused:?}"
+    );
+    let message = refused.to_string();
+    assert!(message.contains(&MAX_RUNNING_SHELLS.to_string()) && message.contains("task_stop"));
+    let _ = registry.stop(&ids[0]);
+    let ended = notices.recv_timeout(PATIENCE).unwrap();
+    assert_eq!(ended.id, ids[0]);
+    registry
+        .start(&request("true", dir.path()))
+        .expect("an ended shell frees its place");
+}

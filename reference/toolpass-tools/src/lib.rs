@@ -50,6 +50,7 @@ pub mod scheduler;
 pub mod session;
 pub mod shells;
 pub mod spill;
+pub mod spill_budget;
 pub mod tool;
 pub mod tools;
 pub mod workspace;

@@ -18,6 +18,7 @@ use crate::read_cache::FileReadCache;
 use crate::sandbox::Sandbox;
 use crate::shells::Shells;
 use crate::spill::SpillDir;
+use crate::spill_budget::SpillLedger;
 
 /// Qwen's file-history backup (`FileHistoryService.trackEdit`): a copy of a
 /// file taken before a tool overwrites it.
@@ -53,6 +54,8 @@ pub struct Workspace {
     /// spill; the sandbox admits it (read-only) so `read_file` can fetch
     /// them.
     spill: SpillDir,
+    /// The spill files kept, against the session's spill budget.
+    spills: Mutex<SpillLedger>,
     sandbox: Sandbox,
     config: SessionConfig,
     read_cache: Mutex<FileReadCache>,
@@ -77,6 +80,7 @@ impl Workspace {
             backup: Box::new(NoBackup),
             sandbox: Sandbox::new(root)?,
             spill: SpillDir::default(),
+            spills: Mutex::default(),
             config,
             read_cache: Mutex::default(),
             faults: Faults::default(),
@@ -109,6 +113,12 @@ impl Workspace {
     pub fn spill_dir(&self) -> io::Result<&Path> {
         self.spill
             .get(&std::env::temp_dir(), |dir| self.sandbox.admit(dir))
+    }
+
+    /// The spill files kept, locked: [`crate::output_budget::hold`] counts
+    /// each it writes.
+    pub fn spills(&self) -> MutexGuard<'_, SpillLedger> {
+        self.spills.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Where background shells write their output and status files: in

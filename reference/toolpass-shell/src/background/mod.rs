@@ -11,6 +11,10 @@
 //!   sent when one is set. The session's end cancels without notifying.
 //! - **Retention.** At most [`MAX_RETAINED_TERMINAL_SHELLS`] ended shells are
 //!   kept, the oldest (by end, then start) evicted; running ones never are.
+//! - **Cap.** At most [`MAX_RUNNING_SHELLS`] run at once; a start past it
+//!   is refused ([`RunError::TooManyShells`]). Ended shells do not count.
+//! - **Output.** Each output file is held under [`OUTPUT_FILE_CAP`], its
+//!   oldest output dropped past it and the cut noted at its start.
 //! - **Stopping.** `task_stop` ([`Registry::stop`]) requests the cancel and
 //!   leaves the state to the shell's own end, as Qwen's `requestCancel`
 //!   does; the worker then ends the shell's whole family. Closing the
@@ -20,6 +24,7 @@
 //! Background shells run on pipes, as Qwen runs them (no terminal to attach,
 //! no person to type), and have no timeout.
 
+mod capped;
 pub mod notice;
 pub mod status_file;
 mod worker;
@@ -32,6 +37,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
+pub use capped::OUTPUT_FILE_CAP;
 pub use notice::{Notification, Status, StopReply, Tail};
 
 use crate::cancel::Cancel;
@@ -39,6 +45,13 @@ use crate::run::{Prefer, Request, RunError, check_directory, start};
 
 /// Qwen's `MAX_RETAINED_TERMINAL_SHELLS`.
 pub const MAX_RETAINED_TERMINAL_SHELLS: usize = 32;
+
+/// The most background shells one session runs at once. Qwen has no cap,
+/// so a model looping on launches could start processes until the machine
+/// gives out; 16 is well past what a task needs (a dev server, a watcher,
+/// a few builds or test runs side by side) and keeps a runaway loop to a
+/// number of processes, output files and worker threads a machine bears.
+pub const MAX_RUNNING_SHELLS: usize = 16;
 
 /// A background shell as the registry knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +124,8 @@ struct State {
     workers: Vec<JoinHandle<()>>,
     closed: bool,
     registered: u64,
+    /// Starts past the cap check and not yet registered.
+    starting: usize,
 }
 
 struct Entry {
@@ -175,9 +190,27 @@ impl Registry {
     /// When the registry is closed, the directory is unusable, the output
     /// file cannot be made or the shell cannot start.
     pub fn start(&self, request: &Request) -> Result<Launch, RunError> {
-        if self.shared.state().closed {
-            return Err(RunError::Closed);
+        {
+            let mut state = self.shared.state();
+            if state.closed {
+                return Err(RunError::Closed);
+            }
+            if state.running() + state.starting >= MAX_RUNNING_SHELLS {
+                return Err(RunError::TooManyShells {
+                    cap: MAX_RUNNING_SHELLS,
+                });
+            }
+            // Counted until registered, so parallel starts cannot pass the cap
+            // together.
+            state.starting += 1;
         }
+        let launched = self.launch(request);
+        self.shared.state().starting -= 1;
+        launched
+    }
+
+    /// [`Registry::start`] once its place under the cap is held.
+    fn launch(&self, request: &Request) -> Result<Launch, RunError> {
         check_directory(&request.directory)?;
         let id = self.shared.new_id();
         let output_file = self.shared.dir.join(format!("shell-{id}.output"));
@@ -426,6 +459,14 @@ impl Shared {
 }
 
 impl State {
+    /// How many shells are running.
+    fn running(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.shell.status == Status::Running)
+            .count()
+    }
+
     /// Drops the oldest ended shells beyond the retained number.
     fn prune(&mut self) {
         let mut ended: Vec<(SystemTime, SystemTime, u64)> = self
@@ -479,7 +520,8 @@ fn read_tail(path: &Path) -> Tail {
     read().unwrap_or(Tail::Unreadable)
 }
 
-/// Makes the directory and a new output file in it, 0600.
+/// Makes the directory and a new output file in it, 0600; readable too, as
+/// a cut past the cap reads the output it keeps.
 fn create_output(dir: &Path, path: &Path) -> Result<std::fs::File, RunError> {
     let failed = |source| RunError::OutputFile {
         path: path.to_owned(),
@@ -487,6 +529,7 @@ fn create_output(dir: &Path, path: &Path) -> Result<std::fs::File, RunError> {
     };
     std::fs::create_dir_all(dir).map_err(failed)?;
     OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .mode(0o600)

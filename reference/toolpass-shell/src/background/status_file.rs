@@ -3,9 +3,8 @@
 //! model reads to learn whether the shell still runs, written to a
 //! temporary file and renamed so a reader never sees half of it, mode 0600.
 
-use std::fs::OpenOptions;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -48,17 +47,19 @@ pub(super) fn write(shell: &Shell) {
     }
     let text = serde_json::to_string_pretty(&payload).unwrap_or_default();
     let target = path_for(&shell.output_file);
-    let temporary = PathBuf::from(format!("{}.tmp", target.display()));
-    let written = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&temporary)
-        .and_then(|mut file| file.write_all(text.as_bytes()));
-    if written.is_ok() {
-        let _ = std::fs::rename(&temporary, &target);
-    }
+    let Some(dir) = target.parent() else { return };
+    // A fresh temporary of an unpredictable name, renamed over the target:
+    // a file or symlink planted beside the output file is never written
+    // through (the rename replaces a link, never follows it).
+    let _ = tempfile::Builder::new()
+        .prefix(".status-")
+        .permissions(std::fs::Permissions::from_mode(0o600))
+        .tempfile_in(dir)
+        .and_then(|mut file| {
+            file.write_all(text.as_bytes())?;
+            file.persist(&target).map_err(|e| e.error)?;
+            Ok(())
+        });
 }
 
 /// JavaScript's `toISOString`: UTC with milliseconds.

@@ -2,15 +2,16 @@
 //! file as it arrives (`streamStdout: true` in Qwen, so a dev server's file
 //! fills while it runs), with escape sequences stripped chunk by chunk as
 //! Qwen strips them; on exit or cancel its family is ended, and the
-//! registry is told how it ended.
+//! registry is told how it ended. The file is held under its cap
+//! ([`super::capped`]).
 
 use std::fs::File;
-use std::io::Write;
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::SystemTime;
 
 use super::Shared;
+use super::capped::{CappedFile, OUTPUT_FILE_CAP};
 use crate::cancel::Cancel;
 use crate::output::Stream;
 use crate::output::decode::Utf8Stream;
@@ -30,7 +31,7 @@ pub(super) fn spawn(
         let family = started.family();
         let spawned = started.spawned;
         let mut writer = OutputFile {
-            file,
+            file: CappedFile::new(file, OUTPUT_FILE_CAP),
             stdout: Utf8Stream::default(),
             stderr: Utf8Stream::default(),
         };
@@ -78,7 +79,7 @@ pub(super) fn spawn(
 
 /// The output file and a decoder per stream.
 struct OutputFile {
-    file: File,
+    file: CappedFile,
     stdout: Utf8Stream,
     stderr: Utf8Stream,
 }
@@ -104,7 +105,7 @@ impl OutputFile {
     /// A failed write loses output, not the shell (Qwen logs it and goes on).
     fn put(&mut self, text: &str) {
         if !text.is_empty() {
-            let _ = self.file.write_all(strip_ansi(text).as_bytes());
+            let _ = self.file.append(strip_ansi(text).as_bytes());
         }
     }
 }

@@ -24,11 +24,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use toolpass_core::budget::{SessionLimits, tool_limits};
 use toolpass_core::truncate::{Limits, truncate};
 
+use crate::spill_budget::{Counted, SPILL_BUDGET_BYTES};
 use crate::tool::Tool;
 use crate::workspace::Workspace;
 
@@ -87,15 +87,38 @@ pub fn hold_with(
             return None;
         }
     };
-    let path = spill_path(dir, tool_name);
-    // `None`: the stub would not be shorter than the output, so it stays.
-    let stub = plan.wrapped_message(&path.display().to_string())?;
-    match write_private(&path, |file| write(file, content.as_str())) {
-        Ok(()) => {
-            *content = stub;
-            Some(path)
-        }
+    let (path, mut file) = match create_spill(dir, tool_name) {
+        Ok(made) => made,
         Err(e) => {
+            tracing::warn!("could not make a spill file: {e}");
+            *content = unsaved;
+            return None;
+        }
+    };
+    // `None`: the stub would not be shorter than the output, so it stays.
+    let Some(stub) = plan.wrapped_message(&path.display().to_string()) else {
+        let _ = std::fs::remove_file(&path);
+        return None;
+    };
+    let written = write(&mut file, content.as_str()).and_then(|()| file.metadata());
+    match written {
+        Ok(meta) => match workspace.spills().count(&path, meta.len()) {
+            Counted::Kept => {
+                *content = stub;
+                Some(path)
+            }
+            Counted::OverBudget => {
+                *content = format!(
+                    "{unsaved}\n[The whole output ({} bytes) was not saved: it is larger than \
+                     the session's spill budget of {SPILL_BUDGET_BYTES} bytes.]",
+                    meta.len()
+                );
+                None
+            }
+        },
+        Err(e) => {
+            // No half-written file may claim to be the whole output.
+            let _ = std::fs::remove_file(&path);
             tracing::warn!("could not spill {}: {e}", path.display());
             *content = unsaved;
             None
@@ -103,11 +126,19 @@ pub fn hold_with(
     }
 }
 
-/// `<tool>_<hex>.output` in the spill directory, like Qwen's
-/// `truncateToolOutput`; the tool name is reduced to safe characters so it
-/// can never name another directory.
-fn spill_path(dir: &Path, tool: &str) -> PathBuf {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
+/// How many names [`create_spill`] tries before it gives up: with 64
+/// random bits a collision is all but impossible unless the name was
+/// planted, and a planted name is passed over.
+const SPILL_NAME_TRIES: usize = 16;
+
+/// A new spill file `<tool>_<16 random hex digits>.output` in `dir`, as
+/// Qwen's `truncateToolOutput` names them but unpredictable, created with
+/// `O_EXCL` (so a file or symlink planted under the name is never opened,
+/// let alone followed) and mode 0600 (beyond Qwen, which sets the mode on
+/// write but does not refuse an existing file); a taken name is retried
+/// with another, so a planted name cannot stop spilling. The tool name is
+/// reduced to safe characters so it can never name another directory.
+fn create_spill(dir: &Path, tool: &str) -> io::Result<(PathBuf, File)> {
     let safe: String = tool
         .chars()
         .map(|c| {
@@ -118,23 +149,94 @@ fn spill_path(dir: &Path, tool: &str) -> PathBuf {
             }
         })
         .collect();
-    let id = NEXT.fetch_add(1, Ordering::Relaxed) ^ u64::from(std::process::id()) << 32;
-    dir.join(format!("{safe}_{id:012x}.output"))
+    create_named(dir, || format!("{safe}_{}.output", random_hex()))
 }
 
-/// Creates `path` readable and writable by the owner only (beyond Qwen,
-/// which sets the mode on write but does not refuse an existing file) and
-/// fills it with `write`; removes it when that fails, so no half-written
-/// file claims to be the whole output.
-fn write_private(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    let written = write(&mut file);
-    if written.is_err() {
-        let _ = std::fs::remove_file(path);
+/// The first of up to [`SPILL_NAME_TRIES`] names from `name` that `dir`
+/// does not hold yet, created new, 0600.
+fn create_named(dir: &Path, mut name: impl FnMut() -> String) -> io::Result<(PathBuf, File)> {
+    let mut last = None;
+    for _ in 0..SPILL_NAME_TRIES {
+        let path = dir.join(name());
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+        {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
     }
-    written
+    Err(last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
+}
+
+/// 16 hex digits from the kernel's random pool.
+fn random_hex() -> String {
+    let mut bytes = [0u8; 8];
+    // getrandom blocks only before the kernel's pool is seeded at boot.
+    let _ = rustix::rand::getrandom(&mut bytes, rustix::rand::GetRandomFlags::empty());
+    format!("{:016x}", u64::from_ne_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{MetadataExt, symlink};
+
+    #[test]
+    fn spill_names_are_random_private_and_safe() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, _) = create_spill(dir.path(), "run shell/../x").unwrap();
+        let (b, _) = create_spill(dir.path(), "run shell/../x").unwrap();
+        assert_ne!(a, b);
+        for path in [&a, &b] {
+            assert_eq!(path.parent(), Some(dir.path()));
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let hex = name
+                .strip_prefix("run_shell____x_")
+                .and_then(|n| n.strip_suffix(".output"))
+                .unwrap();
+            assert!(
+                hex.len() == 16 && hex.bytes().all(|c| c.is_ascii_hexdigit()),
+                "{name}"
+            );
+            assert_eq!(std::fs::metadata(path).unwrap().mode() & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn a_planted_name_is_passed_over_and_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        std::fs::write(&target, "kept").unwrap();
+        symlink(&target, dir.path().join("planted-link")).unwrap();
+        std::fs::write(dir.path().join("planted-file"), "kept").unwrap();
+        let mut names = ["planted-link", "planted-file", "fresh"].into_iter();
+        let (path, mut file) =
+            create_named(dir.path(), || names.next().unwrap().to_owned()).unwrap();
+        assert_eq!(path, dir.path().join("fresh"));
+        file.write_all(b"spilled").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("planted-file")).unwrap(),
+            "kept"
+        );
+    }
+
+    #[test]
+    fn only_taken_names_are_retried() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("taken"), "").unwrap();
+        let taken = create_named(dir.path(), || "taken".to_owned()).unwrap_err();
+        assert_eq!(taken.kind(), io::ErrorKind::AlreadyExists);
+        let mut tries = 0;
+        let missing = create_named(&dir.path().join("missing"), || {
+            tries += 1;
+            "x".to_owned()
+        })
+        .unwrap_err();
+        assert_eq!((missing.kind(), tries), (io::ErrorKind::NotFound, 1));
+    }
 }

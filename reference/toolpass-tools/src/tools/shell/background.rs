@@ -4,7 +4,7 @@
 //! once with Qwen's launch text, and the shell's end reaches the notice
 //! sink of this call ([`crate::shells`]).
 
-use toolpass_shell::Request;
+use toolpass_shell::{Request, RunError};
 
 use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
@@ -26,7 +26,13 @@ pub(super) fn launch(
     let launch = workspace
         .shells()
         .start(&dir, request, context.notices())
-        .map_err(|e| failed(e.to_string()))?;
+        .map_err(|e| match e {
+            // The model's call, not the machine, is what must change.
+            RunError::TooManyShells { .. } => {
+                Failure::new(ToolErrorCode::InvalidToolParams, e.to_string())
+            }
+            e => failed(e.to_string()),
+        })?;
     Ok(ToolResult::new(
         launch.model_text,
         Display::Text(launch.display),
