@@ -10,7 +10,8 @@ use common::{Server, sandbox, status};
 use serde_json::json;
 use toolpass_mcp::testkit::{fixture, is_gone};
 
-/// The processes whose parent is `parent`.
+/// The processes whose parent is `parent`, but for its shells' cgroup
+/// watchdog (toolpass_shell::contain), which lives as long as it does.
 fn children(parent: u32) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().flatten() {
@@ -30,7 +31,9 @@ fn children(parent: u32) -> Vec<u32> {
             .split_whitespace()
             .nth(1)
             .and_then(|p| p.parse::<u32>().ok());
-        if ppid == Some(parent) && !is_gone(pid) {
+        let watchdog = fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|c| c.split(|&b| b == 0).any(|a| a == b"--toolpass-watchdog"));
+        if ppid == Some(parent) && !is_gone(pid) && !watchdog {
             found.push(pid);
         }
     }
