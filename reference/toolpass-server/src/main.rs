@@ -181,6 +181,7 @@ fn main() -> ExitCode {
             run(args, Box::new(input), Box::new(io::stdout()))
         }
     };
+    contain::release();
     match served {
         Ok(None) => ExitCode::SUCCESS,
         // A shell's convention: 128 and the signal's number.
