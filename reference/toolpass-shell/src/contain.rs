@@ -124,6 +124,8 @@ fn own_cgroup() -> Option<PathBuf> {
 #[derive(Debug)]
 pub struct ShellCgroup {
     dir: PathBuf,
+    /// The executable that joins `dir` and execs the shell.
+    launcher: &'static Path,
 }
 
 impl ShellCgroup {
@@ -133,15 +135,16 @@ impl ShellCgroup {
         let n = SHELLS.fetch_add(1, Ordering::Relaxed);
         let dir = contained.parent.join(format!("shell-{n}"));
         std::fs::create_dir(&dir).ok()?;
-        Some(ShellCgroup { dir })
+        Some(ShellCgroup {
+            dir,
+            launcher: &contained.launcher,
+        })
     }
 
     /// The words that start `program` inside this cgroup: the launcher in
     /// its join mode, then `program`.
     pub(crate) fn launch(&self, program: &str) -> (PathBuf, Vec<OsString>) {
-        let launcher = CONTAINMENT
-            .get()
-            .map_or_else(PathBuf::new, |c| c.launcher.clone());
+        let launcher = self.launcher.to_owned();
         let args = vec![
             JOIN_FLAG.into(),
             self.dir.clone().into_os_string(),

@@ -254,7 +254,7 @@ fn writes_or_groups(segment: &str) -> bool {
 /// `command`, wherever they sit but in single quotes: the shell runs each
 /// while it reads the line. An arithmetic body keeps its opening `(` of
 /// `$((` or `[` of `$[`.
-fn substitutions(command: &str) -> Vec<&str> {
+pub(super) fn substitutions(command: &str) -> Vec<&str> {
     let bytes = command.as_bytes();
     let literal = literal_bodies(command);
     let mut bodies = Vec::new();

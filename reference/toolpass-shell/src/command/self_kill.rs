@@ -10,6 +10,7 @@
 
 use regex::RegexBuilder;
 
+use super::runs::substitutions;
 use super::scan::split_commands;
 use super::{assignment_name, strip_windows_extension};
 
@@ -161,14 +162,9 @@ fn kill_targets(args: &[String], agent: &Agent) -> bool {
 
 /// `kill $(pgrep NAME)` or `` kill `pgrep NAME` `` naming the agent.
 fn pgrep_substitution_targets(segment: &str, agent: &Agent) -> bool {
-    let inner = segment
-        .split("$(")
-        .skip(1)
-        .filter_map(|rest| rest.split_once(')').map(|(inner, _)| inner))
-        .chain(segment.split('`').skip(1).step_by(2));
-    inner.into_iter().any(|inner| {
-        let inner = inner.trim();
+    substitutions(segment).into_iter().any(|inner| {
         inner
+            .trim()
             .strip_prefix("pgrep")
             .is_some_and(|args| shlex::split(args).is_some_and(|args| pkill_targets(&args, agent)))
     })
