@@ -121,7 +121,7 @@ pub use placeholder::{OUTSIDE, OUTSIDE_PREFIX, ROOT, Vars, outside_of, private_o
 pub use scenario::Scenario;
 pub use schema::{scenario_schema, scenario_schema_value};
 pub use step::{
-    Batch, Call, Cancel, Capture, CaptureSource, Confirm, ExpectFiles, ExpectTools, Fault, Join,
-    Step, StepKind, WaitNotice, WaitUpdate,
+    Batch, Call, Cancel, Capture, CaptureSource, Confirm, ExpectFiles, ExpectNoProcesses,
+    ExpectTools, Fault, Join, NoArguments, Step, StepKind, WaitNotice, WaitUpdate,
 };
 pub use subset::{json_exact, json_subset};

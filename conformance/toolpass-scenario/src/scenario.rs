@@ -163,6 +163,7 @@ impl Scenario {
                 StepKind::WaitNotice(_) => features.insert(Feature::Notices),
                 StepKind::Cancel(_) => features.insert(Feature::Cancel),
                 StepKind::WaitUpdate(_) => features.insert(Feature::Updates),
+                StepKind::CloseSession => features.insert(Feature::Sessions),
                 StepKind::Fault(fault) => {
                     features.insert(Feature::Fault(fault.point.value.clone()))
                 }

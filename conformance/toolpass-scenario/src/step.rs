@@ -3,7 +3,8 @@
 //!
 //! A step is a map with one *kind* key (`call`, `join`, `cancel`, `batch`,
 //! `confirm`, `fs`, `fault`, `expect_tools`, `expect_files`, `wait_notice`,
-//! `wait_update`, `capture`) and the keys that go with that kind, e.g.
+//! `wait_update`, `capture`, `close_session`, `kill_server`,
+//! `expect_no_processes`) and the keys that go with that kind, e.g.
 //! `call` with `id`, `args`, `expect`, `async`.
 //! `level` goes with every kind and overrides the scenario's level for that
 //! step, so one scenario can judge bytes at `required` and prose at
@@ -70,6 +71,83 @@ pub enum StepKind {
     WaitUpdate(WaitUpdate),
     /// `capture: {name: regex}`: binds variables from the last Outcome.
     Capture(Capture),
+    /// `close_session: {}`: closes the toolpass session, as a user ending
+    /// the conversation does. Only checks and `fs` may follow.
+    CloseSession,
+    /// `kill_server: {}`: `SIGKILL` to the implementation's process group,
+    /// as a crash or an impatient user does; nothing it could clean up
+    /// after. Only checks and `fs` may follow.
+    KillServer,
+    /// `expect_no_processes: {}`: no process of the scenario is alive, or
+    /// none is within `timeout_ms`.
+    ExpectNoProcesses(ExpectNoProcesses),
+}
+
+/// An `expect_no_processes` step. A process is the scenario's when its
+/// working directory is in the sandbox or its command line names the
+/// sandbox, other than the implementation itself: what the scenario's
+/// commands started, wherever they went (a new session, a double fork,
+/// an empty environment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpectNoProcesses {
+    /// How long the processes may take to end, in milliseconds; the
+    /// runner's default when absent.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The value of a step kind that takes no arguments: `{}` (or nothing).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoArguments;
+
+impl Serialize for NoArguments {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde::ser::SerializeMap::end(serializer.serialize_map(Some(0))?)
+    }
+}
+
+impl<'de> Deserialize<'de> for NoArguments {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<NoArguments, D::Error> {
+        struct Empty;
+        impl<'de> Visitor<'de> for Empty {
+            type Value = NoArguments;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`{}`: this step takes no arguments")
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<NoArguments, E> {
+                Ok(NoArguments)
+            }
+
+            fn visit_none<E: de::Error>(self) -> Result<NoArguments, E> {
+                Ok(NoArguments)
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NoArguments, A::Error> {
+                match map.next_key::<String>()? {
+                    None => Ok(NoArguments),
+                    Some(key) => Err(de::Error::custom(format!(
+                        "`{key}`: this step takes no arguments inside its `{{}}`"
+                    ))),
+                }
+            }
+        }
+        deserializer.deserialize_any(Empty)
+    }
+}
+
+impl JsonSchema for NoArguments {
+    fn schema_name() -> Cow<'static, str> {
+        "NoArguments".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "No arguments: `{}`.",
+            "type": ["object", "null"],
+            "additionalProperties": false,
+        })
+    }
 }
 
 /// A `toolpass/batch` step.
@@ -306,6 +384,9 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("wait_notice", &["kind", "timeout_ms"]),
     ("wait_update", &["call_id", "timeout_ms"]),
     ("capture", &["from"]),
+    ("close_session", &[]),
+    ("kill_server", &[]),
+    ("expect_no_processes", &["timeout_ms"]),
 ];
 
 /// A step as written: every key of every kind. Read by hand (below), so
@@ -383,8 +464,8 @@ struct RawStep {
     /// Waits for an update (`notifications/progress`) whose text matches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wait_update: Option<Matcher>,
-    /// With `wait_notice`, `wait_update`, `join` or `cancel`: milliseconds
-    /// to wait.
+    /// With `wait_notice`, `wait_update`, `join`, `cancel` or
+    /// `expect_no_processes`: milliseconds to wait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     timeout_ms: Option<u64>,
     /// Binds variables: name → regex over the last Outcome.
@@ -393,6 +474,15 @@ struct RawStep {
     /// With `capture`: the text searched (default `llm`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     from: Option<CaptureSource>,
+    /// Closes the toolpass session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    close_session: Option<NoArguments>,
+    /// Kills the implementation's process group with `SIGKILL`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kill_server: Option<NoArguments>,
+    /// No process of the scenario is alive (within `timeout_ms`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expect_no_processes: Option<NoArguments>,
     /// The level this step is scored at (not `pending`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     level: Option<Located<Level>>,
@@ -401,7 +491,7 @@ struct RawStep {
 impl RawStep {
     /// The keys present, in `KINDS` order for the kinds.
     fn present(&self) -> Vec<&'static str> {
-        let keys: [(&'static str, bool); 26] = [
+        let keys: [(&'static str, bool); 29] = [
             ("call", self.call.is_some()),
             ("join", self.join.is_some()),
             ("cancel", self.cancel.is_some()),
@@ -414,6 +504,9 @@ impl RawStep {
             ("wait_notice", self.wait_notice.is_some()),
             ("wait_update", self.wait_update.is_some()),
             ("capture", self.capture.is_some()),
+            ("close_session", self.close_session.is_some()),
+            ("kill_server", self.kill_server.is_some()),
+            ("expect_no_processes", self.expect_no_processes.is_some()),
             ("id", self.id.is_some()),
             ("args", self.args.is_some()),
             ("expect", self.expect.is_some()),
@@ -521,6 +614,11 @@ impl RawStep {
                 call_id: self.call_id,
                 timeout_ms: self.timeout_ms,
             }),
+            "close_session" => StepKind::CloseSession,
+            "kill_server" => StepKind::KillServer,
+            "expect_no_processes" => StepKind::ExpectNoProcesses(ExpectNoProcesses {
+                timeout_ms: self.timeout_ms,
+            }),
             _ => StepKind::Capture(Capture {
                 vars: self
                     .capture
@@ -596,6 +694,12 @@ impl RawStep {
                 );
                 raw.from = (capture.from != CaptureSource::Llm).then_some(capture.from);
             }
+            StepKind::CloseSession => raw.close_session = Some(NoArguments),
+            StepKind::KillServer => raw.kill_server = Some(NoArguments),
+            StepKind::ExpectNoProcesses(expect) => {
+                raw.expect_no_processes = Some(NoArguments);
+                raw.timeout_ms = expect.timeout_ms;
+            }
         }
         raw
     }
@@ -658,6 +762,9 @@ impl<'de> Visitor<'de> for RawStepVisitor {
                 capture,
                 from,
                 budget,
+                close_session,
+                kill_server,
+                expect_no_processes,
                 level
             );
         }
@@ -758,6 +865,9 @@ impl Step {
             StepKind::WaitNotice(_) => "wait_notice",
             StepKind::WaitUpdate(_) => "wait_update",
             StepKind::Capture(_) => "capture",
+            StepKind::CloseSession => "close_session",
+            StepKind::KillServer => "kill_server",
+            StepKind::ExpectNoProcesses(_) => "expect_no_processes",
         }
     }
 }

@@ -50,6 +50,7 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<Problem> {
         snapshots: BTreeMap::new(),
         step: 0,
         links: Links::of(scenario),
+        ended: None,
     };
     checker.scenario(scenario);
     checker.problems.sort_by_key(|p| p.pos);
@@ -72,6 +73,9 @@ struct Checker {
     /// Every symlink the scenario declares, followed when a path is
     /// checked.
     links: Links,
+    /// The step that ended the session or the server (`close_session` or
+    /// `kill_server`) and its line.
+    ended: Option<(&'static str, u32)>,
 }
 
 impl Checker {
@@ -146,6 +150,7 @@ impl Checker {
                     "a step cannot be pending: make the whole scenario pending, with a reason",
                 );
             }
+            self.after_the_end(step);
             self.step_kind(&step.kind, step.pos);
         }
         for (id, pos) in std::mem::take(&mut self.in_flight) {
@@ -297,6 +302,43 @@ impl Checker {
                 self.timeout(wait.timeout_ms, pos);
             }
             StepKind::Capture(capture) => self.capture(capture, pos),
+            StepKind::CloseSession | StepKind::KillServer => {
+                // Calls still running end with their session or server.
+                self.in_flight.clear();
+            }
+            StepKind::ExpectNoProcesses(expect) => self.timeout(expect.timeout_ms, pos),
+        }
+    }
+
+    /// After `close_session` or `kill_server` only what needs no
+    /// connection may follow (and a kill after a close).
+    fn after_the_end(&mut self, step: &Located<crate::Step>) {
+        if let Some((ended, line)) = self.ended {
+            let allowed = match step.kind {
+                StepKind::ExpectFiles(_) | StepKind::ExpectNoProcesses(_) | StepKind::Fs(_) => true,
+                StepKind::KillServer => ended == "close_session",
+                _ => false,
+            };
+            if !allowed {
+                self.report(
+                    step.pos,
+                    format!(
+                        "`{}` after `{ended}` (line {line}): there is no session to talk to; \
+                         only expect_files, expect_no_processes and fs may follow{}",
+                        step.kind_name(),
+                        if ended == "close_session" {
+                            ", and kill_server"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+            }
+        }
+        if matches!(step.kind, StepKind::CloseSession | StepKind::KillServer)
+            && self.ended.is_none_or(|(ended, _)| ended != "kill_server")
+        {
+            self.ended = Some((step.kind_name(), step.pos.line));
         }
     }
 

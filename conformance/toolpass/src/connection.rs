@@ -334,6 +334,13 @@ impl Connection {
         self.process.kill().await;
     }
 
+    /// Kills the process group with `SIGKILL`, as a crash would, and
+    /// leaves what the implementation started outside it for a scenario to
+    /// judge; closing or dropping the connection ends that too.
+    pub(crate) async fn kill_keeping_leftovers(&mut self) {
+        self.process.kill_keeping_leftovers().await;
+    }
+
     /// Closes stdin, lets the process exit on its own within the grace
     /// period (or kills its group after it) and returns how it ended.
     pub async fn close(mut self) -> Option<ExitStatus> {

@@ -90,6 +90,10 @@ struct Shared {
     reaped: AtomicBool,
     /// The [`reaper::MARK_ENV`] value it was started with.
     mark: String,
+    /// Set by [`Process::kill_keeping_leftovers`]: what the implementation
+    /// left outside its group is judged first (`expect_no_processes`), so
+    /// the sweep waits for the process to be closed or dropped.
+    sweep_deferred: AtomicBool,
 }
 
 struct State {
@@ -163,6 +167,7 @@ impl Process {
             notifications,
             reaped: AtomicBool::new(false),
             mark,
+            sweep_deferred: AtomicBool::new(false),
         });
         let (finished_tx, finished) = watch::channel(false);
         tokio::spawn(write_lines(stdin, lines));
@@ -264,6 +269,7 @@ impl Process {
             self.shared.kill_group();
             self.wait_finished().await;
         }
+        self.deferred_sweep().await;
         lock(&self.shared.state).exit
     }
 
@@ -271,6 +277,25 @@ impl Process {
     pub(crate) async fn kill(&mut self) {
         self.shared.kill_group();
         self.wait_finished().await;
+        self.deferred_sweep().await;
+    }
+
+    /// Kills the process group, as a crash would, and waits until it is
+    /// reaped; what it left outside the group is left alone until the
+    /// process is closed, killed or dropped, so that a scenario can judge
+    /// whether the implementation's own containment ended it.
+    pub(crate) async fn kill_keeping_leftovers(&mut self) {
+        self.shared.sweep_deferred.store(true, Ordering::SeqCst);
+        self.shared.kill_group();
+        self.wait_finished().await;
+    }
+
+    /// The sweep [`Process::kill_keeping_leftovers`] put off, if it did.
+    async fn deferred_sweep(&self) {
+        if self.shared.sweep_deferred.swap(false, Ordering::SeqCst) {
+            let shared = Arc::clone(&self.shared);
+            let _ = tokio::task::spawn_blocking(move || shared.end_descendants()).await;
+        }
     }
 
     async fn exchange<M: Method>(
@@ -385,6 +410,10 @@ impl Drop for Process {
         // The monitor task reaps the child; this only makes sure it dies
         // even when nobody awaits anything any more.
         self.shared.kill_group();
+        if self.shared.sweep_deferred.swap(false, Ordering::SeqCst) {
+            let shared = Arc::clone(&self.shared);
+            std::thread::spawn(move || shared.end_descendants());
+        }
     }
 }
 
@@ -425,6 +454,12 @@ impl Shared {
             state.pending.clear();
         }
         self.kill_group();
+    }
+
+    /// Ends what the implementation left outside its group (see
+    /// [`reaper::end_descendants`]).
+    fn end_descendants(&self) {
+        reaper::end_descendants(&self.mark, self.pid);
     }
 
     fn kill_group(&self) {
@@ -576,13 +611,12 @@ async fn monitor(
                 shared.kill_group();
                 shared.reaped.store(true, Ordering::SeqCst);
                 // And whatever left the group (setsid, a double fork), now
-                // the runner's if it is a subreaper. Blocking: it waits for
-                // each death.
-                let (mark, group) = (shared.mark.clone(), shared.pid);
-                let _ = tokio::task::spawn_blocking(move || {
-                    reaper::end_descendants(&mark, group);
-                })
-                .await;
+                // the runner's if it is a subreaper, unless a scenario is to
+                // judge it first. Blocking: it waits for each death.
+                if !shared.sweep_deferred.load(Ordering::SeqCst) {
+                    let shared = Arc::clone(&shared);
+                    let _ = tokio::task::spawn_blocking(move || shared.end_descendants()).await;
+                }
                 deadline.get_or_insert_with(|| Instant::now() + grace);
             },
             () = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {

@@ -14,14 +14,27 @@ use toolpass_tools::context::Cancellation;
 /// workers, which remove what they answered.
 #[derive(Clone, Default)]
 pub(crate) struct InFlight {
-    calls: Arc<Mutex<HashMap<RequestId, Cancellation>>>,
+    calls: Arc<Mutex<HashMap<RequestId, Entry>>>,
+}
+
+/// A request in flight: the session it runs in and its cancellation.
+struct Entry {
+    session: String,
+    cancellation: Cancellation,
 }
 
 impl InFlight {
     /// Registers request `id`, from the moment it is queued: a call
     /// cancelled before it starts must not start.
-    pub(crate) fn register(&self, id: RequestId, cancellation: Cancellation) {
-        self.lock().insert(id, cancellation);
+    pub(crate) fn register(&self, id: RequestId, session: &str, cancellation: Cancellation) {
+        let session = session.to_owned();
+        self.lock().insert(
+            id,
+            Entry {
+                session,
+                cancellation,
+            },
+        );
     }
 
     /// Forgets request `id`, answered.
@@ -33,8 +46,8 @@ impl InFlight {
     /// ignored, as MCP says: the cancellation may cross the answer.
     pub(crate) fn cancel(&self, id: &RequestId) -> bool {
         match self.lock().get(id) {
-            Some(cancellation) => {
-                cancellation.request();
+            Some(entry) => {
+                entry.cancellation.request();
                 true
             }
             None => false,
@@ -43,19 +56,26 @@ impl InFlight {
 
     /// Cancels every call in flight: the server is told to stop.
     pub(crate) fn cancel_all(&self) {
-        for cancellation in self.lock().values() {
-            cancellation.request();
+        for entry in self.lock().values() {
+            entry.cancellation.request();
+        }
+    }
+
+    /// Cancels every call in flight of `session`, which is closing.
+    pub(crate) fn cancel_session(&self, session: &str) {
+        for entry in self.lock().values().filter(|e| e.session == session) {
+            entry.cancellation.request();
         }
     }
 
     /// Tells every call in flight that the client's input has ended.
     pub(crate) fn close_input(&self) {
-        for cancellation in self.lock().values() {
-            cancellation.close_input();
+        for entry in self.lock().values() {
+            entry.cancellation.close_input();
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, Cancellation>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, Entry>> {
         self.calls.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -254,12 +254,12 @@ impl Server {
         let params = request.take_params::<method::ToolsCall>()?;
         let context = params.context().cloned();
         let token = params.progress_token().cloned();
-        let queue = self.queue(context.as_ref().map(|c| &c.session_id))?;
+        let (session, queue) = self.named_queue(context.as_ref().map(|c| &c.session_id))?;
         // A plain MCP client sends no call id; its request id serves.
         let call_id = context.map_or_else(|| format!("request-{}", request.id), |c| c.call_id);
         let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
         self.in_flight
-            .register(request.id.clone(), cancellation.clone());
+            .register(request.id.clone(), &session, cancellation.clone());
         let call = Call {
             name: params.name,
             // Moved, not cloned: the arguments may carry a whole file.
@@ -273,7 +273,7 @@ impl Server {
 
     fn batch(&mut self, request: &mut Request) -> Result<Queue, ResponseError> {
         let params = request.take_params::<method::Batch>()?;
-        let queue = self.queue(Some(&params.session_id))?;
+        let (session, queue) = self.named_queue(Some(&params.session_id))?;
         if params.calls.is_empty() {
             return Err(ResponseError::invalid_params(
                 method::BATCH,
@@ -297,7 +297,7 @@ impl Server {
         // cancels every call of it that has not finished.
         let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
         self.in_flight
-            .register(request.id.clone(), cancellation.clone());
+            .register(request.id.clone(), &session, cancellation.clone());
         let calls = params
             .calls
             .into_iter()
@@ -314,10 +314,10 @@ impl Server {
 
     fn confirm(&mut self, request: &Request) -> Result<Queue, ResponseError> {
         let params = request.params::<method::Confirm>()?;
-        let queue = self.queue(Some(&params.session_id))?;
+        let (session, queue) = self.named_queue(Some(&params.session_id))?;
         let cancellation = Cancellation::new(Arc::clone(&self.input_closed));
         self.in_flight
-            .register(request.id.clone(), cancellation.clone());
+            .register(request.id.clone(), &session, cancellation.clone());
         Ok((queue, Job::Confirm(params, cancellation)))
     }
 
@@ -341,17 +341,29 @@ impl Server {
     fn session_close(&mut self, request: &Request) -> Result<Queue, ResponseError> {
         let params = request.params::<method::SessionClose>()?;
         // Gone for every later request at once; its queue is worked to the
-        // end, the close last.
+        // end, the close last, and every call of it in flight is cancelled
+        // (a running command ends with its family, a queued call never
+        // starts), so the close waits for no command.
         let queue = self
             .sessions
             .remove(params.session_id.as_str())
             .ok_or_else(|| ResponseError::unknown_session(params.session_id.as_str()))?;
+        self.in_flight.cancel_session(params.session_id.as_str());
         Ok((queue, Job::Close))
     }
 
     /// The queue of the session a request names, or of the implicit one
     /// when it names none.
     fn queue(&self, named: Option<&SessionId>) -> Result<SessionQueue, ResponseError> {
+        self.named_queue(named).map(|(_, queue)| queue)
+    }
+
+    /// The session a request names (or the implicit one), by id, with its
+    /// queue.
+    fn named_queue(
+        &self,
+        named: Option<&SessionId>,
+    ) -> Result<(String, SessionQueue), ResponseError> {
         let id = match named {
             Some(id) => id.as_str().to_owned(),
             None => self.implicit.clone().ok_or_else(|| {
@@ -361,10 +373,12 @@ impl Server {
                 )
             })?,
         };
-        self.sessions
+        let queue = self
+            .sessions
             .get(&id)
             .cloned()
-            .ok_or_else(|| ResponseError::unknown_session(&id))
+            .ok_or_else(|| ResponseError::unknown_session(&id))?;
+        Ok((id, queue))
     }
 }
 

@@ -181,6 +181,20 @@ fn bad_files() {
             with_head("steps:\n  - fault: {point: fs.stats}\n"),
         ),
         (
+            "a call after the session is closed, and a close after a kill",
+            with_head(
+                "steps:\n  - call: x\n    id: a\n    async: true\n  - close_session: {}\n  - call: y\n  - kill_server: {}\n  - expect_no_processes: {}\n    timeout_ms: 100\n  - close_session: {}\n  - expect_files: {a: x}\n",
+            ),
+        ),
+        (
+            "arguments to a step that takes none",
+            with_head("steps:\n  - call: x\n  - kill_server: {signal: TERM}\n"),
+        ),
+        (
+            "a key of another kind on expect_no_processes",
+            with_head("steps:\n  - call: x\n  - expect_no_processes: {}\n    kind: shell\n"),
+        ),
+        (
             "unknown fs action",
             with_head("steps:\n  - fs: {remove: a}\n"),
         ),
@@ -266,7 +280,7 @@ fn load_dir_reports_every_problem_of_every_file_before_anything_runs() {
          <dir>/old.yml: scenario files end in .yaml: rename it, or it would never run\n\
          <dir>/read/one.yaml:4:5: unknown step kind `cal` (did you mean `call`?): a step is \
          one of call, join, cancel, batch, confirm, fs, fault, expect_tools, expect_files, \
-         wait_notice, wait_update, capture"
+         wait_notice, wait_update, capture, close_session, kill_server, expect_no_processes"
     );
 }
 

@@ -10,6 +10,7 @@ mod any_of;
 mod beneath;
 mod interrupt;
 mod judge;
+mod leftovers;
 mod play;
 mod sandbox;
 pub mod skip;

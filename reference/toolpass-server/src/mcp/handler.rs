@@ -123,8 +123,9 @@ impl ServerHandler for Handler {
             in_flight: &self.in_flight,
             id: request_id(&context.id),
         };
+        // MCP mode has one session and no session.close: no name is needed.
         self.in_flight
-            .register(registered.id.clone(), cancellation.clone());
+            .register(registered.id.clone(), "", cancellation.clone());
         let client = Client {
             peer: context.peer.clone(),
             runtime: self.runtime.clone(),

@@ -1,10 +1,12 @@
 //! Playing one scenario on one connection: open a session on the sandbox,
 //! carry out each step in order, judge it, and stop at the first step the
 //! implementation could not answer. The steps themselves are in [`calls`]
-//! (what talks to the tools) and [`checks`] (what only looks).
+//! (what talks to the tools), [`checks`] (what only looks) and [`ending`]
+//! (what ends the session or the server and judges what is left).
 
 mod calls;
 mod checks;
+mod ending;
 mod tools;
 
 use std::cell::Cell;
@@ -226,6 +228,9 @@ impl Player<'_> {
             StepKind::WaitNotice(wait) => self.wait_notice(wait).await,
             StepKind::WaitUpdate(wait) => self.wait_update(wait).await,
             StepKind::Capture(capture) => self.capture(capture),
+            StepKind::CloseSession => self.close_session().await,
+            StepKind::KillServer => self.kill_server().await,
+            StepKind::ExpectNoProcesses(expect) => self.expect_no_processes(expect).await,
         }
     }
 
