@@ -27,12 +27,16 @@ export function serve(handle, input = process.stdin, output = process.stdout) {
       return; // any other notification means nothing here
     }
     const controller = new AbortController();
-    pending.set(message.id, controller);
+    const params = message.params ?? {};
+    pending.set(message.id, { controller, session: sessionOf(params) });
+    // A session's close ends its calls rather than waiting behind them, as
+    // closing a conversation aborts the turn in flight.
+    if (message.method === 'toolpass/session.close') abortSession(pending, params.sessionId, message.id);
     // One call at a time, as a model's turn runs them through one scheduler.
     queue = queue.then(async () => {
       try {
         const context = { requestId: message.id, signal: controller.signal };
-        const result = await handle(message.method, message.params ?? {}, context);
+        const result = await handle(message.method, params, context);
         send({ jsonrpc: '2.0', id: message.id, result });
       } catch (e) {
         const error = e && typeof e.code === 'number' ? e : { code: -32603, message: String(e?.stack ?? e) };
@@ -52,10 +56,23 @@ export function serve(handle, input = process.stdin, output = process.stdout) {
  * ignored, as MCP says a late or unknown cancellation is.
  */
 function cancel(pending, params) {
-  const controller = pending.get(params?.requestId);
-  if (!controller) return;
+  const entry = pending.get(params?.requestId);
+  if (!entry) return;
   const reason = typeof params.reason === 'string' && params.reason !== '' ? params.reason : 'cancelled by the client';
-  controller.abort(new Error(reason));
+  entry.controller.abort(new Error(reason));
+}
+
+/** The session a request belongs to: `_meta.toolpass.sessionId` of a call, `sessionId` of the rest. */
+function sessionOf(params) {
+  return params?._meta?.toolpass?.sessionId ?? params?.sessionId;
+}
+
+/** Aborts every request of `session` still pending, but the close (`closing`) itself. */
+function abortSession(pending, session, closing) {
+  if (session === undefined) return;
+  for (const [id, entry] of pending) {
+    if (id !== closing && entry.session === session) entry.controller.abort(new Error('session closed'));
+  }
 }
 
 /**

@@ -84,6 +84,38 @@ test('notifications/cancelled aborts a running request at once, and a queued one
   ]);
 });
 
+test("toolpass/session.close aborts that session's pending calls, not another session's, and is answered after them", async () => {
+  const input = new PassThrough();
+  const written = [];
+  let started;
+  const running = new Promise((resolve) => (started = resolve));
+  const done = serve(
+    async (method, params, { signal }) => {
+      if (method !== 'tools/call') return { closed: params.sessionId };
+      if (params.name === 'wait') {
+        started();
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      }
+      return { name: params.name, aborted: signal.aborted };
+    },
+    input,
+    { write: (s) => written.push(s) },
+  );
+  const line = (message) => input.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+  const call = (id, name, sessionId) => line({ id, method: 'tools/call', params: { name, _meta: { toolpass: { sessionId, callId: `c${id}` } } } });
+  call(1, 'wait', 's1');
+  call(2, 'other', 's2');
+  await running;
+  line({ id: 3, method: 'toolpass/session.close', params: { sessionId: 's1' } });
+  input.end();
+  await done;
+  assert.deepEqual(written.map((s) => JSON.parse(s)), [
+    { jsonrpc: '2.0', id: 1, result: { name: 'wait', aborted: true } },
+    { jsonrpc: '2.0', id: 2, result: { name: 'other', aborted: false } },
+    { jsonrpc: '2.0', id: 3, result: { closed: 's1' } },
+  ]);
+});
+
 test('an unknown session is -32010, and a closed one is unknown', () => {
   const sessions = new Sessions('p');
   const id = sessions.add({ n: 1 });

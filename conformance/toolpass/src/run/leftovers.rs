@@ -175,7 +175,13 @@ mod linux {
             .filter(|word| !word.is_empty())
             .map(|word| String::from_utf8_lossy(word).into_owned())
             .collect();
-        let mut line = words.join(" ");
+        // One line per process in a report: a script's line breaks and
+        // tabs are shown as spaces.
+        let mut line: String = words
+            .join(" ")
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
         if line.chars().count() > 200 {
             line = line.chars().take(200).collect::<String>() + "…";
         }
