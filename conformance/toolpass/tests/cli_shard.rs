@@ -165,12 +165,15 @@ fn whole_and_merged(dir: &Path, args: &[&str]) -> (Outcome, Outcome, String) {
 }
 
 #[test]
-fn the_built_in_suite_in_shards_merged_is_the_run_unsharded() {
+fn the_built_in_edits_in_shards_merged_are_the_run_unsharded() {
+    // The edit scenarios, not the whole suite: the merge works result by
+    // result, and the whole suite run twice in a debug build cost this test
+    // minutes of a 2-core CI machine.
     let dir = tempfile::tempdir().unwrap();
-    let (whole, merged, stdout) = whole_and_merged(dir.path(), &[]);
+    let (whole, merged, stdout) = whole_and_merged(dir.path(), &["--filter", "edit/**"]);
     assert_eq!(whole.code, Some(0), "{whole:?}");
     assert!(
-        whole.verdicts.len() > 200,
+        whole.verdicts.len() > 100,
         "{} results",
         whole.verdicts.len()
     );
