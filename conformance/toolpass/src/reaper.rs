@@ -168,7 +168,7 @@ fn children() -> Vec<Child> {
         .filter_map(|entry| {
             let raw: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
             let stat = std::fs::read_to_string(format!("/proc/{raw}/stat")).ok()?;
-            let (parent, group) = parent_and_group(&stat)?;
+            let StatFields { parent, group, .. } = stat_fields(&stat)?;
             (parent == me)
                 .then(|| Pid::from_raw(raw))
                 .flatten()
@@ -177,15 +177,29 @@ fn children() -> Vec<Child> {
         .collect()
 }
 
-/// The parent pid and the process group of a `/proc/<pid>/stat` line: the
-/// second and third fields after the command name, which is in parentheses
-/// and may itself hold `) `.
-fn parent_and_group(stat: &str) -> Option<(i32, u32)> {
+/// The fields of a `/proc/<pid>/stat` line the runner reads: the state
+/// letter, the parent pid and the process group, the first, second and
+/// third fields after the command name, which is in parentheses and may
+/// itself hold `) `.
+pub(crate) fn stat_fields(stat: &str) -> Option<StatFields> {
     let after = &stat[stat.rfind(") ")? + 2..];
-    let mut fields = after.split(' ').skip(1);
+    let mut fields = after.split(' ');
+    let state = fields.next()?.chars().next()?;
     let parent = fields.next()?.parse().ok()?;
     let group = fields.next()?.parse().ok()?;
-    Some((parent, group))
+    Some(StatFields {
+        state,
+        parent,
+        group,
+    })
+}
+
+/// What [`stat_fields`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StatFields {
+    pub(crate) state: char,
+    pub(crate) parent: i32,
+    pub(crate) group: u32,
 }
 
 #[cfg(test)]
@@ -193,10 +207,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stat_lines_give_the_parent_and_group_even_with_odd_command_names() {
-        let stat = "4242 (we) ird) S 17 4242 4242 0 -1 4194560 99";
-        assert_eq!(parent_and_group(stat), Some((17, 4242)));
-        assert_eq!(parent_and_group("1 (init) S"), None);
+    fn stat_lines_give_the_state_parent_and_group_even_with_odd_command_names() {
+        let stat = "4242 (we) ird) S 17 4240 4242 0 -1 4194560 99";
+        let expected = StatFields {
+            state: 'S',
+            parent: 17,
+            group: 4240,
+        };
+        assert_eq!(stat_fields(stat), Some(expected));
+        assert_eq!(stat_fields("1 (init) S"), None);
     }
 
     #[test]

@@ -112,10 +112,10 @@ pub(crate) fn describe(leftovers: &[Leftover], waited: Duration) -> String {
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) use linux::{end, find};
+pub(crate) use linux::{CAN_JUDGE, end, find};
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub(crate) use elsewhere::{end, find};
+pub(crate) use elsewhere::{CAN_JUDGE, end, find};
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod linux {
@@ -124,6 +124,7 @@ mod linux {
     use rustix::process::{Pid, PidfdFlags, Signal};
 
     use super::{Exempt, Leftover, Roots, Tie};
+    use crate::reaper::{StatFields, stat_fields};
 
     /// Whether this runner can tell a scenario's processes.
     pub(crate) const CAN_JUDGE: bool = true;
@@ -147,7 +148,7 @@ mod linux {
     /// scenario's.
     fn examine(pid: u32, roots: &Roots, exempt: Exempt) -> Option<Leftover> {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let (state, group) = state_and_group(&stat)?;
+        let StatFields { state, group, .. } = stat_fields(&stat)?;
         if matches!(state, 'Z' | 'X' | 'x') {
             return None;
         }
@@ -188,17 +189,6 @@ mod linux {
         line
     }
 
-    /// The state letter and the process group of a `/proc/<pid>/stat`
-    /// line: the first and third fields after the command name, which is
-    /// in parentheses and may itself hold `) `.
-    pub(super) fn state_and_group(stat: &str) -> Option<(char, u32)> {
-        let after = &stat[stat.rfind(") ")? + 2..];
-        let mut fields = after.split(' ');
-        let state = fields.next()?.chars().next()?;
-        let group = fields.nth(1)?.parse().ok()?;
-        Some((state, group))
-    }
-
     /// Kills each leftover that is still the scenario's, so a failed step
     /// leaves nothing running. Each is pinned by a pidfd before it is
     /// looked at again, so a pid reused in between is never signalled.
@@ -233,24 +223,11 @@ mod elsewhere {
     pub(crate) fn end(_: &[Leftover], _: &Roots, _: Exempt) {}
 }
 
-#[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) use linux::CAN_JUDGE;
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub(crate) use elsewhere::CAN_JUDGE;
-
 #[cfg(all(test, any(target_os = "linux", target_os = "android")))]
 mod tests {
     use std::process::{Command, Stdio};
 
     use super::*;
-
-    #[test]
-    fn stat_lines_give_the_state_and_group_even_with_odd_command_names() {
-        let stat = "4242 (we) ird) S 17 4240 4242 0 -1 4194560 99";
-        assert_eq!(linux::state_and_group(stat), Some(('S', 4240)));
-        assert_eq!(linux::state_and_group("1 (init) S"), None);
-    }
 
     #[test]
     fn a_process_working_in_the_sandbox_is_found_named_and_ended() {
