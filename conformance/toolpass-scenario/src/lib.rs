@@ -109,7 +109,7 @@ mod validate;
 pub use citations::{Coverage, SAFETY_TAG};
 pub use clauses::{Clause, Clauses, Strength};
 pub use error::{Error, ErrorKind};
-pub use expect::Expect;
+pub use expect::{Expect, RpcError};
 pub use files::{Content, FileEntry, FileExpectation, FsAction, Mode, Mtime, RelPath, Touch};
 pub use forms::Range;
 pub use json::{Args, Json};

@@ -6,7 +6,7 @@
 //! design may refuse with another error code, show another diff or phrase
 //! its message otherwise and still be safe.
 
-use crate::expect::Expect;
+use crate::expect::{Expect, RpcError};
 use crate::located::Pos;
 use crate::matcher::{Condition, Matcher};
 use crate::scenario::Scenario;
@@ -58,7 +58,11 @@ fn judged(expect: &Expect, pos: Pos, found: &mut Vec<(Pos, String)>) {
             expect.persisted_output.is_some(),
             "whether output is spilled",
         ),
-        ("rpc_error", expect.rpc_error.is_some(), "a protocol error"),
+        (
+            "rpc_error",
+            matches!(expect.rpc_error, Some(RpcError::Code(_))),
+            "a protocol error's code",
+        ),
     ];
     for (key, present, what) in keys {
         if present {

@@ -112,3 +112,22 @@ fn an_rpc_error_expectation_goes_alone() {
     );
     assert!(problems.contains("`rpc_error` goes alone"), "{problems}");
 }
+
+#[test]
+fn an_rpc_error_of_any_code_may_be_one_alternative_among_outcomes() {
+    assert_eq!(
+        check(
+            "  - call: x\n    id: a\n  - confirm: modify\n    call_id: a\n    modified_content: y\n    \
+             expect: {any_of: [{rpc_error: any}, {status: cancelled}]}\n"
+        ),
+        "ok"
+    );
+    let problems = check(
+        "  - call: x\n    id: a\n  - confirm: cancel\n    call_id: a\n    expect: {rpc_error: anything}\n",
+    );
+    assert!(
+        problems
+            .contains("bad rpc_error \"anything\": a JSON-RPC error code such as -32602, or `any`"),
+        "{problems}"
+    );
+}

@@ -172,6 +172,7 @@ fn a_safety_scenario_judges_statuses_bytes_and_leaks_only() {
         "{status: error}",
         "{status: success, llm: {contains: inside, not_contains: secret}}",
         "{any_of: [{status: success}, {status: error}]}",
+        "{any_of: [{rpc_error: any}, {status: cancelled}]}",
     ] {
         assert_eq!(scenario(fine), Vec::<String>::new(), "{fine}");
     }
@@ -187,6 +188,13 @@ fn a_safety_scenario_judges_statuses_bytes_and_leaks_only() {
         [
             "s.yaml:5:11: a safety scenario's `llm` uses only `contains` and `not_contains` \
           (whether a text reaches the model), not the wording or shape of the answer"
+        ]
+    );
+    assert_eq!(
+        scenario("{rpc_error: -32602}"),
+        [
+            "s.yaml:5:11: a safety scenario judges statuses and bytes, not a protocol error's code \
+          (`rpc_error`), which another sound design may give otherwise"
         ]
     );
     assert_eq!(

@@ -60,6 +60,13 @@ pub(crate) fn judge(
             .collect::<Result<Vec<_>, _>>()?;
         return Ok(any_of("expect", alternatives));
     }
+    if let Some(error) = expect.rpc_error {
+        // An alternative of `any_of` that wants an error, met by a result.
+        return Ok(vec![Failure::new(
+            "rpc_error",
+            format!("answered with a result where a JSON-RPC error ({error}) was due"),
+        )]);
+    }
     let vars = context.vars;
     let mut failures = Vec::new();
     let summary = &reply.summary;
@@ -329,6 +336,35 @@ mod tests {
             "_meta": {"toolpass": {"status": "error", "llmContent": "no",
                                    "error": {"code": code, "message": "peer text"}}}
         })
+    }
+
+    #[test]
+    fn an_alternative_wanting_a_json_rpc_error_is_not_met_by_a_result() {
+        use toolpass_scenario::RpcError;
+        let wants_error = |error| Expect {
+            rpc_error: Some(error),
+            ..Expect::default()
+        };
+        let cancelled = Expect {
+            status: Some(Status::Cancelled),
+            ..Expect::default()
+        };
+        let either = Expect {
+            any_of: vec![wants_error(RpcError::Any), cancelled],
+            ..Expect::default()
+        };
+        assert_eq!(
+            failures(&either, toolpass_error("edit_no_occurrence_found")),
+            [
+                "expect: none of the 2 alternatives of `any_of` holds",
+                "any_of[1] rpc_error: answered with a result where a JSON-RPC error (any) was due",
+                "any_of[2] status: expected status cancelled, got error (edit_no_occurrence_found: peer text)",
+            ]
+        );
+        assert_eq!(
+            failures(&wants_error(RpcError::Code(-32602)), toolpass_error("x")),
+            ["rpc_error: answered with a result where a JSON-RPC error (-32602) was due"]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use toolpass_protocol::{
     BatchCall, BatchParams, CallContext, CancelledParams, ConfirmParams, FaultParams, Notification,
     OutcomeSummary, ToolsCallParams, method,
 };
-use toolpass_scenario::{Call, Cancel, Confirm, Fault, Join};
+use toolpass_scenario::{Call, Cancel, Confirm, Fault, Join, RpcError};
 
 use super::super::judge::{Reply, check_json, judge};
 use super::super::verdict::{CallTiming, Failure, Observed, Verdict};
@@ -341,27 +341,50 @@ impl Player<'_> {
     }
 }
 
-/// The judgement of an answer the step expects to be a JSON-RPC error
-/// (`expect: {rpc_error: CODE}`); `None` when it expects an Outcome, or
-/// when the connection died (which aborts as usual).
+/// The judgement of an answer the step expects may be a JSON-RPC error
+/// (`expect: {rpc_error: CODE}`, or an `rpc_error` alternative of
+/// `any_of`); `None` when it expects only Outcomes, when it may take an
+/// Outcome and got one, or when the connection died (which aborts as
+/// usual).
 fn expected_error(
     expect: Option<&toolpass_scenario::Expect>,
     answer: &Result<Value, CallError>,
 ) -> Option<Vec<Failure>> {
-    let code = expect?.rpc_error?;
+    let expect = expect?;
+    let errors: Vec<RpcError> = expect
+        .rpc_error
+        .into_iter()
+        .chain(
+            expect
+                .any_of
+                .iter()
+                .filter_map(|alternative| alternative.rpc_error),
+        )
+        .collect();
+    if errors.is_empty() {
+        return None;
+    }
+    let wanted = errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ");
     match answer {
+        Ok(_) if expect.any_of.iter().any(|a| a.rpc_error.is_none()) => None,
         Ok(value) => Some(vec![Failure::diff(
             "rpc_error",
-            format!("answered with a result where the JSON-RPC error {code} was due"),
-            code.to_string(),
+            format!("answered with a result where a JSON-RPC error ({wanted}) was due"),
+            wanted,
             value.to_string(),
         )]),
         Err(e) => match e.kind() {
-            CallErrorKind::ErrorResponse(error) if error.code == code => Some(Vec::new()),
+            CallErrorKind::ErrorResponse(error) if errors.iter().any(|r| r.matches(error.code)) => {
+                Some(Vec::new())
+            }
             CallErrorKind::ErrorResponse(error) => Some(vec![Failure::diff(
                 "rpc_error",
                 "answered with another JSON-RPC error",
-                code.to_string(),
+                wanted,
                 format!("{} {}", error.code, error.message),
             )]),
             _ => None,
