@@ -26,14 +26,24 @@ use crate::output::text::is_js_whitespace;
 /// Bytes read or written at a time.
 const CHUNK: usize = 64 * 1024;
 
-/// Where a run may put its whole output: asked for the directory only when
-/// an output first outgrows its limits.
+/// Where a run may put its whole output, and how much of it: the directory
+/// is asked for only when an output first outgrows its limits.
 #[derive(Clone, Copy)]
-pub struct SpoolDir<'a>(pub &'a dyn Fn() -> io::Result<PathBuf>);
+pub struct SpoolDir<'a> {
+    /// The directory the files are made in.
+    pub dir: &'a dyn Fn() -> io::Result<PathBuf>,
+    /// The most bytes the files of one run hold together. Past it the
+    /// files are let go at once and the run keeps only what its limits
+    /// keep: a command printing without end (`yes` with a long timeout)
+    /// would otherwise fill the disk before it is stopped.
+    pub cap: u64,
+}
 
 impl fmt::Debug for SpoolDir<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SpoolDir(..)")
+        f.debug_struct("SpoolDir")
+            .field("cap", &self.cap)
+            .finish_non_exhaustive()
     }
 }
 
@@ -49,6 +59,8 @@ enum Slot {
 pub(crate) struct Spools<'a> {
     dir: SpoolDir<'a>,
     slots: [Slot; 2],
+    /// The bytes written to both files.
+    written: u64,
     /// The first failure: the whole output is then not available.
     failed: Option<io::Error>,
 }
@@ -58,6 +70,7 @@ impl<'a> Spools<'a> {
         RefCell::new(Self {
             dir,
             slots: [Slot::Unopened, Slot::Unopened],
+            written: 0,
             failed: None,
         })
     }
@@ -67,14 +80,26 @@ impl<'a> Spools<'a> {
         if self.failed.is_some() {
             return;
         }
-        if let Err(e) = self.try_write(index, bytes) {
+        self.written = self.written.saturating_add(bytes.len() as u64);
+        let result = if self.written > self.dir.cap {
+            Err(io::Error::other(format!(
+                "the output passed the {} bytes a run may hold on disk; only its head and tail \
+                 are kept",
+                self.dir.cap
+            )))
+        } else {
+            self.try_write(index, bytes)
+        };
+        if let Err(e) = result {
+            // The files are unnamed: dropping them gives their space back.
+            self.slots = [Slot::Unopened, Slot::Unopened];
             self.failed = Some(e);
         }
     }
 
     fn try_write(&mut self, index: usize, bytes: &[u8]) -> io::Result<()> {
         if matches!(self.slots[index], Slot::Unopened) {
-            let dir = (self.dir.0)()?;
+            let dir = (self.dir.dir)()?;
             let file = tempfile::tempfile_in(dir)?;
             self.slots[index] = Slot::Open(BufWriter::with_capacity(CHUNK, file));
         }
@@ -228,5 +253,43 @@ impl<'f> Trimmed<'f> {
         out.set_len(end)?;
         out.seek(SeekFrom::Start(end))?;
         Ok(self.content_end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_are_let_go_the_moment_the_cap_is_passed() {
+        let dir = tempfile::tempdir().unwrap();
+        let make = || Ok::<PathBuf, io::Error>(dir.path().to_owned());
+        let spools = Spools::new(SpoolDir {
+            dir: &make,
+            cap: 10,
+        });
+        spools.borrow_mut().write(0, b"12345678");
+        spools.borrow_mut().write(1, b"12");
+        assert!(
+            spools
+                .borrow()
+                .slots
+                .iter()
+                .all(|slot| matches!(slot, Slot::Open(_))),
+            "ten bytes fit"
+        );
+        spools.borrow_mut().write(0, b"x");
+        assert!(
+            spools
+                .borrow()
+                .slots
+                .iter()
+                .all(|slot| matches!(slot, Slot::Unopened)),
+            "past the cap both files are dropped"
+        );
+        spools.borrow_mut().write(0, b"more");
+        assert!(matches!(spools.borrow().slots[0], Slot::Unopened), "and stay so");
+        let error = spools.into_inner().finish(false).unwrap_err();
+        assert!(error.to_string().contains("passed the 10 bytes"), "{error}");
     }
 }

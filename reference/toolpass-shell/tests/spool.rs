@@ -49,7 +49,10 @@ fn check(prefer: Prefer) {
     let make = || Ok::<PathBuf, std::io::Error>(spool_dir.clone());
     let spooling = Options {
         prefer,
-        spool: Some(SpoolDir(&make)),
+        spool: Some(SpoolDir {
+            dir: &make,
+            cap: 1 << 30,
+        }),
         ..Options::default()
     };
     let cut = run(&request(dir.path()), &spooling, &Cancel::new(), &mut |_| {}).unwrap();
@@ -85,4 +88,28 @@ fn piped_output_is_spooled_whole_in_the_form_of_the_text() {
 #[test]
 fn pty_output_is_spooled_as_its_rendered_lines() {
     check(Prefer::Pty);
+}
+
+#[test]
+fn a_spool_past_its_cap_is_let_go_and_the_run_keeps_its_head_and_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let make = || Ok::<PathBuf, std::io::Error>(dir.path().to_owned());
+    let capped = Options {
+        prefer: Prefer::Pipes,
+        spool: Some(SpoolDir {
+            dir: &make,
+            cap: 1 << 20,
+        }),
+        ..Options::default()
+    };
+    let cut = run(&request(dir.path()), &capped, &Cancel::new(), &mut |_| {}).unwrap();
+    assert!(cut.spooled.is_none(), "over 2 MiB passed a cap of 1 MiB");
+    let error = cut.spool_error.expect("the cap is the reason").to_string();
+    assert!(
+        error.contains("passed the 1048576 bytes a run may hold on disk"),
+        "{error}"
+    );
+    assert!(cut.output.contains("line 0000001 ok"), "the head is kept");
+    assert!(cut.output.contains("oops"), "the tail is kept");
+    assert!(cut.retained_bytes <= 4 << 20, "{}", cut.retained_bytes);
 }

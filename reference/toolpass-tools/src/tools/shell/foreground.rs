@@ -29,6 +29,7 @@ use crate::context::InvocationContext;
 use crate::error_code::ToolErrorCode;
 use crate::output_budget;
 use crate::result::{Budget, Display, Failure, ToolResult};
+use crate::spill_budget::SPILL_BUDGET_BYTES;
 use crate::workspace::Workspace;
 
 /// Qwen's `DEFAULT_FOREGROUND_TIMEOUT_MS`.
@@ -52,7 +53,12 @@ pub(super) fn run(
     let spool_dir = || workspace.spill_dir().map(PathBuf::from);
     let options = Options {
         timeout: Some(Duration::from_millis(timeout_ms)),
-        spool: Some(SpoolDir(&spool_dir)),
+        // A whole output past the session's spill budget could not be kept
+        // as a spill anyway.
+        spool: Some(SpoolDir {
+            dir: &spool_dir,
+            cap: SPILL_BUDGET_BYTES,
+        }),
         ..Options::default()
     };
     let cancel = Cancel::new();
