@@ -183,23 +183,33 @@ fn only_the_newest_ended_shells_are_retained() {
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::new(dir.path().join("shells"));
     let running = registry.start(&request("sleep 1000", dir.path())).unwrap();
-    let mut ids = Vec::new();
+    let mut launches = Vec::new();
     for _ in 0..MAX_RETAINED_TERMINAL_SHELLS + 2 {
         let launch = registry.start(&request("true", dir.path())).unwrap();
         assert_eq!(
             registry.wait(&launch.id, PATIENCE).unwrap().status,
             Status::Completed
         );
-        ids.push(launch.id);
+        launches.push(launch);
     }
+    let ids: Vec<&String> = launches.iter().map(|l| &l.id).collect();
     let kept: Vec<String> = registry.list().into_iter().map(|s| s.id).collect();
     assert_eq!(kept.len(), MAX_RETAINED_TERMINAL_SHELLS + 1);
     assert!(
         kept.contains(&running.id),
         "a running shell is never evicted"
     );
-    assert!(!kept.contains(&ids[0]) && !kept.contains(&ids[1]));
-    assert!(kept.contains(&ids[2]));
+    assert!(!kept.contains(ids[0]) && !kept.contains(ids[1]));
+    assert!(kept.contains(ids[2]));
+    for (n, launch) in launches.iter().enumerate() {
+        let files = [&launch.output_file, &launch.status_file];
+        let present = files.map(|f| f.exists());
+        assert_eq!(
+            present,
+            [n >= 2; 2],
+            "shell {n}: an evicted shell's files are removed, a kept one's stay"
+        );
+    }
 }
 
 #[test]

@@ -467,7 +467,9 @@ impl State {
             .count()
     }
 
-    /// Drops the oldest ended shells beyond the retained number.
+    /// Drops the oldest ended shells beyond the retained number, and their
+    /// output and status files: a shell no longer kept can no longer be
+    /// asked about, and its files would otherwise add up shell after shell.
     fn prune(&mut self) {
         let mut ended: Vec<(SystemTime, SystemTime, u64)> = self
             .entries
@@ -483,7 +485,19 @@ impl State {
             .iter()
             .map(|&(.., order)| order)
             .collect();
-        self.entries.retain(|e| !evicted.contains(&e.order));
+        self.entries.retain(|e| {
+            let kept = !evicted.contains(&e.order);
+            if !kept {
+                let status = status_file::path_for(&e.shell.output_file);
+                for file in [e.shell.output_file.as_path(), status.as_path()] {
+                    // Unlinks the name, never what a planted link names. A
+                    // failure has no one to tell: the directory goes with
+                    // the session anyway.
+                    let _ = std::fs::remove_file(&file);
+                }
+            }
+            kept
+        });
     }
 }
 
