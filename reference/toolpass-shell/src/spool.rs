@@ -288,7 +288,10 @@ mod tests {
             "past the cap both files are dropped"
         );
         spools.borrow_mut().write(0, b"more");
-        assert!(matches!(spools.borrow().slots[0], Slot::Unopened), "and stay so");
+        assert!(
+            matches!(spools.borrow().slots[0], Slot::Unopened),
+            "and stay so"
+        );
         let error = spools.into_inner().finish(false).unwrap_err();
         assert!(error.to_string().contains("passed the 10 bytes"), "{error}");
     }

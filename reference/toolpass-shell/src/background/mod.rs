@@ -493,7 +493,7 @@ impl State {
                     // Unlinks the name, never what a planted link names. A
                     // failure has no one to tell: the directory goes with
                     // the session anyway.
-                    let _ = std::fs::remove_file(&file);
+                    let _ = std::fs::remove_file(file);
                 }
             }
             kept
