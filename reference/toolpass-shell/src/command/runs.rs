@@ -190,22 +190,33 @@ fn segment_programs(segment: &str, runs: &mut Runs, depth: usize) {
             // A script file: what it runs is not on the line.
             return;
         }
-        // The wrapped program: the first word that is no option (nor an
-        // option's value), no assignment and no duration.
+        rest = wrapped(name, after);
+    }
+}
+
+/// The words of the program `wrapper` runs, from `words`, the words after
+/// it: from the first that is no option (nor an option's value), no
+/// assignment and no duration.
+pub(super) fn wrapped<'a>(wrapper: &str, words: &'a [String]) -> &'a [String] {
+    let mut rest = words;
+    while let Some((word, after)) = rest.split_first()
+        && (word.starts_with('-')
+            || assignment_name(word).is_some()
+            || word.starts_with(|c: char| c.is_ascii_digit()))
+    {
         rest = after;
-        while let Some((word, after)) = rest.split_first()
-            && (word.starts_with('-')
-                || assignment_name(word).is_some()
-                || word.starts_with(|c: char| c.is_ascii_digit()))
+        if takes_value(wrapper, word)
+            && let Some((_, after)) = rest.split_first()
         {
             rest = after;
-            if takes_value(name, word)
-                && let Some((_, after)) = rest.split_first()
-            {
-                rest = after;
-            }
         }
     }
+    rest
+}
+
+/// Whether `program` runs other programs named by its arguments.
+pub(super) fn is_wrapper(program: &str) -> bool {
+    WRAPPERS.contains(&program)
 }
 
 /// Whether a chained command, outside its quotes and substitutions,

@@ -10,7 +10,7 @@
 
 use regex::RegexBuilder;
 
-use super::runs::substitutions;
+use super::runs::{self, substitutions};
 use super::scan::split_commands;
 use super::{assignment_name, strip_windows_extension};
 
@@ -62,8 +62,6 @@ const KILLALL_OPTIONS_WITH_VALUES: &[&str] = &[
     "-Z",
     "--context",
 ];
-/// Prefixes that run the program after them.
-const PREFIXES: &[&str] = &["sudo", "env", "command", "exec", "nohup", "nice", "timeout"];
 
 /// Whether `command` would signal `agent`.
 #[must_use]
@@ -97,20 +95,17 @@ pub fn targets_agent(command: &str, agent: &Agent) -> bool {
     })
 }
 
-/// The words after leading assignments and prefixes that run what follows.
+/// The words after leading assignments and the wrappers that run what
+/// follows (`sudo`, `env`, `timeout -s KILL 5`, `setsid`, ...), as the
+/// allow-list reads them.
 fn unwrap_prefixes(words: &[String]) -> &[String] {
     let mut rest = words;
     while let Some((word, after)) = rest.split_first() {
         let bare = word.rsplit('/').next().unwrap_or(word);
         if assignment_name(word).is_some() {
             rest = after;
-        } else if PREFIXES.contains(&bare) {
-            rest = after;
-            while let Some((flag, after)) = rest.split_first()
-                && (flag.starts_with('-') || flag.starts_with(|c: char| c.is_ascii_digit()))
-            {
-                rest = after;
-            }
+        } else if runs::is_wrapper(bare) {
+            rest = runs::wrapped(bare, after);
         } else {
             break;
         }
@@ -218,13 +213,12 @@ fn xargs_kills(segment: &str) -> bool {
     let Some(words) = shlex::split(segment) else {
         return false;
     };
-    let words = unwrap_prefixes(&words);
-    words
-        .first()
-        .is_some_and(|w| w.rsplit('/').next() == Some("xargs"))
-        && words[1..]
-            .iter()
-            .find(|w| !w.starts_with('-'))
+    // `kill` behind the wrappers, `xargs` among them.
+    let program = unwrap_prefixes(&words);
+    let wrappers = &words[..words.len() - program.len()];
+    wrappers.iter().any(|w| w.rsplit('/').next() == Some("xargs"))
+        && program
+            .first()
             .is_some_and(|w| w.rsplit('/').next() == Some("kill"))
 }
 
@@ -259,6 +253,12 @@ mod tests {
             "kill -9 `pgrep -f toolpass-server`",
             "pgrep toolpass | xargs kill -9",
             "echo x && pkill -f toolpass",
+            // Behind wrappers, their options' values skipped.
+            "timeout -s KILL 5 pkill toolpass",
+            "nice -n 5 pkill toolpass",
+            "setsid pkill toolpass",
+            "env -u HOME FOO=1 kill 4242",
+            "sudo -u root timeout 3 kill $PPID",
         ] {
             assert!(targets_agent(command, &agent()), "{command}");
         }
@@ -274,6 +274,7 @@ mod tests {
             "killall toolpass",
             "pgrep toolpass",
             "pgrep toolpass | wc -l",
+            "pgrep toolpass | kill xargs",
             "echo kill $PPID",
             "ls",
             "taskkill /im node.exe",
