@@ -216,7 +216,9 @@ fn xargs_kills(segment: &str) -> bool {
     // `kill` behind the wrappers, `xargs` among them.
     let program = unwrap_prefixes(&words);
     let wrappers = &words[..words.len() - program.len()];
-    wrappers.iter().any(|w| w.rsplit('/').next() == Some("xargs"))
+    wrappers
+        .iter()
+        .any(|w| w.rsplit('/').next() == Some("xargs"))
         && program
             .first()
             .is_some_and(|w| w.rsplit('/').next() == Some("kill"))
