@@ -268,30 +268,25 @@ mod tests {
             dir: &make,
             cap: 10,
         });
+        let open = |spools: &RefCell<Spools<'_>>| {
+            spools
+                .borrow()
+                .slots
+                .iter()
+                .map(|slot| matches!(slot, Slot::Open(_)))
+                .collect::<Vec<_>>()
+        };
         spools.borrow_mut().write(0, b"12345678");
         spools.borrow_mut().write(1, b"12");
-        assert!(
-            spools
-                .borrow()
-                .slots
-                .iter()
-                .all(|slot| matches!(slot, Slot::Open(_))),
-            "ten bytes fit"
-        );
+        assert_eq!(open(&spools), [true, true], "ten bytes fit");
         spools.borrow_mut().write(0, b"x");
-        assert!(
-            spools
-                .borrow()
-                .slots
-                .iter()
-                .all(|slot| matches!(slot, Slot::Unopened)),
-            "past the cap both files are dropped"
+        assert_eq!(
+            open(&spools),
+            [false, false],
+            "past the cap both are dropped"
         );
         spools.borrow_mut().write(0, b"more");
-        assert!(
-            matches!(spools.borrow().slots[0], Slot::Unopened),
-            "and stay so"
-        );
+        assert_eq!(open(&spools), [false, false], "and stay so");
         let error = spools.into_inner().finish(false).unwrap_err();
         assert!(error.to_string().contains("passed the 10 bytes"), "{error}");
     }
