@@ -43,6 +43,12 @@ pub(crate) struct Context<'a> {
     pub(crate) blessed: Option<&'a Cell<usize>>,
 }
 
+/// The failure of a request answered with a result where `wanted` (a
+/// JSON-RPC error's code, `any`, or several joined) was due.
+pub(crate) fn error_was_due(wanted: &dyn std::fmt::Display) -> String {
+    format!("answered with a result where a JSON-RPC error ({wanted}) was due")
+}
+
 /// Every expectation of `expect` that `reply` does not meet.
 ///
 /// An expectation naming a variable that was never captured is a failure
@@ -62,10 +68,7 @@ pub(crate) fn judge(
     }
     if let Some(error) = expect.rpc_error {
         // An alternative of `any_of` that wants an error, met by a result.
-        return Ok(vec![Failure::new(
-            "rpc_error",
-            format!("answered with a result where a JSON-RPC error ({error}) was due"),
-        )]);
+        return Ok(vec![Failure::new("rpc_error", error_was_due(&error))]);
     }
     let vars = context.vars;
     let mut failures = Vec::new();

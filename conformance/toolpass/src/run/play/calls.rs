@@ -11,7 +11,7 @@ use toolpass_protocol::{
 };
 use toolpass_scenario::{Call, Cancel, Confirm, Fault, Join, RpcError};
 
-use super::super::judge::{Reply, check_json, judge};
+use super::super::judge::{Reply, check_json, error_was_due, judge};
 use super::super::verdict::{CallTiming, Failure, Observed, Verdict};
 use super::{Abort, Player, Running, StepOutcome, abort_verdict, dead, unknown_tool_outcome};
 use crate::{CallError, CallErrorKind};
@@ -373,7 +373,7 @@ fn expected_error(
         Ok(_) if expect.any_of.iter().any(|a| a.rpc_error.is_none()) => None,
         Ok(value) => Some(vec![Failure::diff(
             "rpc_error",
-            format!("answered with a result where a JSON-RPC error ({wanted}) was due"),
+            error_was_due(&wanted),
             wanted,
             value.to_string(),
         )]),
