@@ -9,6 +9,13 @@ conformance *ARGS:
 test:
     cargo test --workspace
 
+# After a dependency change: bring workspace-hack/ up to date, so every build
+# path compiles shared crates with one feature set (needs `cargo install
+# cargo-hakari`; the architecture test `features.rs` says when it is due).
+hakari:
+    cargo hakari generate
+    cargo hakari manage-deps --yes
+
 # Everything CI checks, in CI's order.
 ci:
     .ci/run

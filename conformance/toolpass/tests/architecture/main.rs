@@ -19,11 +19,14 @@
 //!   outside their temporary directory.
 //! - No crate has an import circle: no file reaches itself through the
 //!   files it imports (`circles.rs`).
+//! - Every build path compiles shared dependencies with the same features
+//!   (`features.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 mod circles;
+mod features;
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -42,6 +45,7 @@ const CRATES: &[&str] = &[
     "conformance/toolpass",
     "conformance/toolpass-mcp-fixture",
     "benches",
+    "workspace-hack",
 ];
 
 /// Crates on the conformance side: none may depend on a reference crate.
