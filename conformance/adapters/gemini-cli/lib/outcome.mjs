@@ -41,3 +41,8 @@ export function matchedFiles(display) {
   const paths = display.matches.map((m) => m?.absolutePath).filter((p) => typeof p === 'string');
   return [...new Set(paths)];
 }
+
+/** A call parked at a confirmation: the model has seen nothing yet. */
+export function awaitingOutcome(confirmation) {
+  return envelope({ status: 'awaiting_confirmation', llmContent: '', confirmation });
+}

@@ -5,80 +5,27 @@
 // AbortController, so one call can be cancelled without touching another.
 // Qwen's `executeToolCall` is passed in, so this is tested without the bundle.
 
+import { followSignal, InFlight as CallEvents } from '../../common/calls.mjs';
+
+export { followSignal };
+
 /**
- * A call in flight. `next()` resolves with the next thing that happened to
- * it: `{kind: 'awaiting', details}` (parked), `{kind: 'done', response,
- * status}` (Qwen's final `success` / `error` / `cancelled`) or
- * `{kind: 'failed', error}` (the scheduler itself threw).
+ * A call in flight (common/calls.mjs) as Qwen parks it: a question is the
+ * `onConfirm` of its details. Qwen re-sends a parked call's details on
+ * unrelated updates, and an inline modify passes through
+ * `awaiting_approval` once more with the same `onConfirm` before it runs:
+ * neither is a new question. `next()`'s `done` is `{kind: 'done',
+ * response, status}` (Qwen's final `success` / `error` / `cancelled`).
  */
-export class InFlight {
+export class InFlight extends CallEvents {
   constructor(callId) {
-    this.callId = callId;
-    this.controller = new AbortController();
-    /** The confirmation details the call is parked on, if it is. */
-    this.parked = undefined;
-    this.events = [];
-    this.wake = undefined;
-    // Every `onConfirm` already reported. Qwen re-sends a parked call's
-    // details on unrelated updates, and an inline modify passes through
-    // `awaiting_approval` once more with the same `onConfirm` before it runs:
-    // neither is a new question.
-    this.asked = new Set();
+    super(callId, { question: (event) => event.details.onConfirm });
   }
 
-  push(event) {
-    if (event.kind === 'awaiting') {
-      if (this.asked.has(event.details.onConfirm)) return;
-      this.asked.add(event.details.onConfirm);
-    }
-    const wake = this.wake;
-    this.wake = undefined;
-    if (wake) wake(event);
-    else this.events.push(event);
-  }
-
-  /** The next event; a park is remembered in `parked`. */
-  async next() {
-    const event = this.events.length > 0 ? this.events.shift() : await new Promise((resolve) => (this.wake = resolve));
-    if (event.kind === 'awaiting') this.parked = event.details;
-    return event;
-  }
-
-  /**
-   * Answers the park with Qwen's `onConfirm(outcome, payload)` and resolves
-   * with what happens next. `onConfirm` itself resolves only after the call
-   * has run, so it is not waited for here.
-   */
+  /** Answers the park with Qwen's `onConfirm(outcome, payload)`. */
   answer(outcome, payload) {
-    const details = this.parked;
-    this.parked = undefined;
-    Promise.resolve()
-      .then(() => details.onConfirm(outcome, payload))
-      .catch((error) => this.push({ kind: 'failed', error }));
-    return this.next();
+    return super.answer((event) => event.details.onConfirm(outcome, payload));
   }
-
-  /** Aborts the call, running or parked, through its signal. */
-  cancel(reason) {
-    this.controller.abort(reason);
-  }
-
-  /**
-   * Cancels the call when `signal` aborts: the signal of the request that
-   * started it or of the `toolpass/confirm` that runs it, which the
-   * client's `notifications/cancelled` aborts. One already aborted cancels
-   * at once.
-   */
-  follow(signal) {
-    followSignal(signal, (reason) => this.cancel(reason));
-  }
-}
-
-/** Calls `cancel(reason)` when `signal` aborts, at once if it has. */
-export function followSignal(signal, cancel) {
-  if (!signal) return;
-  if (signal.aborted) cancel(signal.reason);
-  else signal.addEventListener('abort', () => cancel(signal.reason), { once: true });
 }
 
 /**
