@@ -270,8 +270,18 @@ impl ScenarioResult {
             fix(&mut step.stderr_tail);
             for failure in &mut step.failures {
                 fix(&mut failure.message);
+                let differed = failure.expected != failure.actual;
                 failure.expected.as_mut().map(fix);
                 failure.actual.as_mut().map(fix);
+                // One side held the root's path and the other the text
+                // `{root}`: written the same way now, the diff would show
+                // no difference at all.
+                if differed && failure.expected.is_some() && failure.expected == failure.actual {
+                    failure.message.push_str(
+                        " (only where one side has the sandbox's path and the other the text \
+                         {root}, shown alike below; a scenario writes the text as {{root}})",
+                    );
+                }
             }
         }
     }
@@ -343,9 +353,9 @@ mod tests {
     use std::time::Duration;
     use toolpass_scenario::Level;
 
-    #[test]
-    fn the_private_directory_is_written_as_placeholders_whatever_tmpdir_was() {
-        let mut result = ScenarioResult {
+    /// A failed scenario of one failed step with these failures.
+    fn failed_with(failures: Vec<Failure>) -> ScenarioResult {
+        ScenarioResult {
             id: "s".into(),
             path: None,
             title: "t".into(),
@@ -360,10 +370,7 @@ mod tests {
                 label: "call read_file".into(),
                 level: Level::Required,
                 verdict: Verdict::Fail,
-                failures: vec![Failure::new(
-                    "llm",
-                    "read /tmp/p1/outside/secret.txt, then /tmp/p1/x and /tmp/p1/root",
-                )],
+                failures,
                 stderr_tail: String::new(),
                 duration: Duration::ZERO,
             }],
@@ -373,12 +380,40 @@ mod tests {
             observed: Vec::new(),
             kept_sandbox: None,
             sandbox_after: None,
-        };
+        }
+    }
+
+    #[test]
+    fn the_private_directory_is_written_as_placeholders_whatever_tmpdir_was() {
+        let mut result = failed_with(vec![Failure::new(
+            "llm",
+            "read /tmp/p1/outside/secret.txt, then /tmp/p1/x and /tmp/p1/root",
+        )]);
         result.write_root_as_placeholder("/tmp/p1/root");
         assert_eq!(result.reason.as_deref(), Some("at {root}/a"));
         assert_eq!(
             result.steps[0].failures[0].message,
             "read {outside}/secret.txt, then {root}/../x and {root}"
+        );
+    }
+
+    #[test]
+    fn a_diff_only_the_placeholder_hid_says_so() {
+        let mut result = failed_with(vec![Failure::diff(
+            "files[a.txt]",
+            "the bytes on disk differ",
+            "x /tmp/p1/root y\n".to_owned(),
+            "x {root} y\n".to_owned(),
+        )]);
+        result.write_root_as_placeholder("/tmp/p1/root");
+        let failure = &result.steps[0].failures[0];
+        assert_eq!(failure.expected, failure.actual);
+        assert!(
+            failure
+                .message
+                .ends_with("a scenario writes the text as {{root}})"),
+            "{}",
+            failure.message
         );
     }
 
