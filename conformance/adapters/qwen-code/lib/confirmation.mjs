@@ -4,33 +4,19 @@
 // `onConfirm(outcome, payload)` Qwen's own hosts call. Pure, so it is
 // tested without the bundle.
 
+import { sharedConfirmation, toQuestion } from '../../common/confirmation.mjs';
 import { RpcError } from '../../common/framing.mjs';
 
 /**
  * Qwen's confirmation details -> a toolpass Confirmation, or an Error naming
- * a type toolpass/1 has no form for.
+ * a type toolpass/1 has no form for. `edit`, `exec`, `mcp` and `info` are
+ * the forms Qwen kept from Gemini CLI (common/confirmation.mjs).
  */
 export function toConfirmation(details) {
+  const shared = sharedConfirmation(details);
+  if (shared) return shared;
   const { type, title } = details;
   switch (type) {
-    case 'edit': {
-      const edit = { type, title, path: details.filePath, diff: details.fileDiff, new: details.newContent };
-      // A file the call would create has no content before.
-      if (typeof details.originalContent === 'string') edit.old = details.originalContent;
-      return edit;
-    }
-    case 'exec':
-      return { type, title, command: details.command, rootCommand: details.rootCommand };
-    case 'mcp':
-      return {
-        type,
-        title,
-        serverName: details.serverName,
-        toolName: details.toolName,
-        toolDisplayName: details.toolDisplayName,
-      };
-    case 'info':
-      return withUrls({ type, title, prompt: details.prompt ?? '' }, details.urls);
     // exit_plan_mode's yes or no on a plan: toolpass/1 has no plan form, and
     // `info` is its "anything else that needs a yes or no".
     case 'plan':
@@ -40,20 +26,6 @@ export function toConfirmation(details) {
     default:
       return new Error(`Qwen asked for a confirmation of type ${JSON.stringify(type)}, which toolpass/1 has no form for`);
   }
-}
-
-function withUrls(info, urls) {
-  if (Array.isArray(urls) && urls.length > 0) info.urls = urls;
-  return info;
-}
-
-function toQuestion({ question, header, options, multiSelect }) {
-  return {
-    question,
-    header: header ?? '',
-    options: (options ?? []).map(({ label, description }) => ({ label, description: description ?? '' })),
-    multiSelect: Boolean(multiSelect),
-  };
 }
 
 /**
