@@ -153,3 +153,14 @@ export function processFailure(result, program) {
   if (result.timedOut) return failure('execution_timeout', `${program} did not finish in time`);
   return undefined;
 }
+
+/**
+ * A call parked at a confirmation: the model has seen nothing yet.
+ * `classifierInput`, when given, is what the peer's auto-mode classifier
+ * would be shown of the call (Qwen's lib/classifier.mjs).
+ */
+export function awaitingOutcome(confirmation, classifierInput) {
+  const toolpass = { status: 'awaiting_confirmation', llmContent: '', confirmation };
+  if (classifierInput !== undefined) toolpass.classifierInput = classifierInput;
+  return envelope(toolpass);
+}

@@ -17,7 +17,8 @@ import { progressSender } from '../common/updates.mjs';
 import { startCall } from './lib/calls.mjs';
 import { toConfirmation, toGeminiAnswer } from './lib/confirmation.mjs';
 import { GEMINI_TOOLS, MAPPABLE_CONFIG, toConfigParams, toDescriptor, toGeminiCall } from './lib/mapping.mjs';
-import { awaitingOutcome, toOutcome } from './lib/outcome.mjs';
+import { awaitingOutcome } from '../common/outcome.mjs';
+import { toOutcome } from './lib/outcome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, 'node_modules', '@google', 'gemini-cli-core');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { CANONICAL_CODES, canonicalCode, commonDisplay, envelope, failure, modelText, pickConfig } from '../outcome.mjs';
+import { awaitingOutcome, CANONICAL_CODES, canonicalCode, commonDisplay, envelope, failure, modelText, pickConfig } from '../outcome.mjs';
 
 const part = (response) => ({ responseParts: [{ functionResponse: { response } }] });
 
@@ -65,4 +65,13 @@ test("the canonical codes come from the protocol schema's enum, and failure() re
   assert.equal(canonicalCode('patch_rejected'), 'unknown');
   assert.equal(failure('file_not_found', 'gone')._meta.toolpass.error.code, 'file_not_found');
   assert.throws(() => failure('patch_rejected', 'no'), /patch_rejected is not a canonical error code/);
+});
+
+test('a parked Outcome shows the confirmation and is no error to MCP', () => {
+  const confirmation = { type: 'exec', title: 'Confirm Shell Command', command: 'ls', rootCommand: 'ls' };
+  assert.deepEqual(awaitingOutcome(confirmation), {
+    content: [],
+    isError: false,
+    _meta: { toolpass: { status: 'awaiting_confirmation', llmContent: '', confirmation } },
+  });
 });

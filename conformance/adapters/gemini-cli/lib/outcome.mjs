@@ -42,7 +42,3 @@ export function matchedFiles(display) {
   return [...new Set(paths)];
 }
 
-/** A call parked at a confirmation: the model has seen nothing yet. */
-export function awaitingOutcome(confirmation) {
-  return envelope({ status: 'awaiting_confirmation', llmContent: '', confirmation });
-}

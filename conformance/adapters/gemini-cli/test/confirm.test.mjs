@@ -9,7 +9,6 @@ import test from 'node:test';
 
 import { startCall } from '../lib/calls.mjs';
 import { toConfirmation, toGeminiAnswer } from '../lib/confirmation.mjs';
-import { awaitingOutcome } from '../lib/outcome.mjs';
 
 const noop = async () => {};
 
@@ -85,15 +84,6 @@ test('modify is an inline modification of an edit confirmation, and refused anyw
     assert.throws(() => toGeminiAnswer({ outcome: 'modify', modifiedContent: 'x' }, { type, title: 't' }), (e) => e.code === -32602 && /offers no modify/.test(e.message));
   }
   assert.throws(() => toGeminiAnswer({ outcome: 'yes' }, edit), (e) => e.code === -32602 && /not "yes"/.test(e.message));
-});
-
-test('a parked Outcome shows the confirmation and is no error to MCP', () => {
-  const confirmation = { type: 'exec', title: 'Confirm Shell Command', command: 'ls', rootCommand: 'ls' };
-  assert.deepEqual(awaitingOutcome(confirmation), {
-    content: [],
-    isError: false,
-    _meta: { toolpass: { status: 'awaiting_confirmation', llmContent: '', confirmation } },
-  });
 });
 
 const TYPES = { TOOL_CALLS_UPDATE: 'tool-calls-update', TOOL_CONFIRMATION_RESPONSE: 'tool-confirmation-response' };

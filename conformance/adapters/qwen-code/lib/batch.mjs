@@ -11,7 +11,8 @@ import { envelope } from '../../common/outcome.mjs';
 import { batchAccount } from './budget.mjs';
 import { followSignal } from './calls.mjs';
 import { toConfirmation } from './confirmation.mjs';
-import { awaitingOutcome, toOutcome } from './outcome.mjs';
+import { awaitingOutcome } from '../../common/outcome.mjs';
+import { toOutcome } from './outcome.mjs';
 
 /** Qwen's terminal states of a call. */
 const FINAL = new Set(['success', 'error', 'cancelled']);

@@ -42,17 +42,6 @@ export function toOutcome(response, observed = {}) {
 }
 
 /**
- * A call parked at a confirmation: the model has seen nothing yet.
- * `classifierInput`, when given, is what Qwen's auto-mode classifier would
- * be shown of the call (lib/classifier.mjs).
- */
-export function awaitingOutcome(confirmation, classifierInput) {
-  const toolpass = { status: 'awaiting_confirmation', llmContent: '', confirmation };
-  if (classifierInput !== undefined) toolpass.classifierInput = classifierInput;
-  return envelope(toolpass);
-}
-
-/**
  * Qwen's `resultDisplay` -> a toolpass ResultDisplay: text and `FileDiff`
  * as common/outcome.mjs maps them; a todo list is todos. Anything else has
  * no toolpass form and is left out rather than guessed.

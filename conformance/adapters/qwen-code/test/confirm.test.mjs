@@ -8,7 +8,7 @@ import test from 'node:test';
 
 import { startCall } from '../lib/calls.mjs';
 import { toConfirmation, toQwenAnswer } from '../lib/confirmation.mjs';
-import { awaitingOutcome, toOutcome } from '../lib/outcome.mjs';
+import { toOutcome } from '../lib/outcome.mjs';
 
 const noop = async () => {};
 
@@ -70,13 +70,7 @@ test("toolpass answers become Qwen's outcomes; modify is an inline modify where 
   assert.throws(() => toQwenAnswer({ outcome: 'yes' }, exec), (e) => e.code === -32602 && /not "yes"/.test(e.message));
 });
 
-test('a parked Outcome shows the confirmation; a cancelled one is an error to MCP', () => {
-  const confirmation = { type: 'exec', title: 'Confirm Shell Command', command: 'ls', rootCommand: 'ls' };
-  assert.deepEqual(awaitingOutcome(confirmation), {
-    content: [],
-    isError: false,
-    _meta: { toolpass: { status: 'awaiting_confirmation', llmContent: '', confirmation } },
-  });
+test('a cancelled Outcome is an error to MCP', () => {
   const declined = toOutcome(
     { responseParts: [{ functionResponse: { response: { error: '[Operation Cancelled] Reason: User did not allow tool call' } } }] },
     { status: 'cancelled' },

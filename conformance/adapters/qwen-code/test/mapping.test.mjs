@@ -9,7 +9,8 @@ import { classifierInput } from '../lib/classifier.mjs';
 import { deferredListing } from '../lib/deferred.mjs';
 import { Faults, mcpTarget } from '../lib/faults.mjs';
 import { adapterFeatures } from '../lib/features.mjs';
-import { awaitingOutcome, toDisplay } from '../lib/outcome.mjs';
+import { awaitingOutcome } from '../../common/outcome.mjs';
+import { toDisplay } from '../lib/outcome.mjs';
 import { qwenSessionParams } from '../lib/session-config.mjs';
 
 test("the session config maps onto Qwen's Config: passed through, mcpServers, and only the proxy model", () => {
