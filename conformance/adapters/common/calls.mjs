@@ -6,6 +6,9 @@
 // `onConfirm`; Gemini: a response on its message bus), so `answer` takes it.
 // Pure, so it is tested without a peer.
 
+import { RpcError } from './framing.mjs';
+import { awaitingOutcome } from './outcome.mjs';
+
 /**
  * `next()` resolves with the next thing that happened to the call:
  * `{kind: 'awaiting', details, ...}` (parked; the peer's confirmation
@@ -87,4 +90,38 @@ export function followSignal(signal, cancel) {
   if (!signal) return;
   if (signal.aborted) cancel(signal.reason);
   else signal.addEventListener('abort', () => cancel(signal.reason), { once: true });
+}
+
+/**
+ * Refuses a `tools/call` whose call id is still in flight in the session
+ * (a retry of a parked or running call): invalid params naming both ids.
+ */
+export function refuseInFlight(inFlight, callId, sessionId) {
+  if (inFlight.has(callId)) throw new RpcError(-32602, `call ${callId} is still in flight in session ${sessionId}`);
+}
+
+/**
+ * The call of `inFlight` that a `toolpass/confirm` names, which must be
+ * parked; otherwise an invalid-params error naming the call and session.
+ */
+export function parkedCall(inFlight, { sessionId, callId }) {
+  const call = inFlight.get(callId);
+  if (!call?.parked) throw new RpcError(-32602, `no call ${callId} awaits confirmation in session ${sessionId}`);
+  return call;
+}
+
+/**
+ * What a call's `event` answers when it is a park: the awaiting Outcome of
+ * `toConfirmation(details)` (with `classifierInput()`, when given), or, for
+ * a park toolpass/1 has no form for (`toConfirmation` returned an Error),
+ * the call cancelled, `forget()` run and an internal error naming it.
+ * `undefined` for an event that is no park.
+ */
+export function parkOutcome(event, call, { toConfirmation, forget, classifierInput }) {
+  if (event.kind !== 'awaiting') return undefined;
+  const confirmation = toConfirmation(event.details);
+  if (!(confirmation instanceof Error)) return awaitingOutcome(confirmation, classifierInput?.());
+  call.cancel(confirmation);
+  forget();
+  throw new RpcError(-32603, confirmation.message);
 }

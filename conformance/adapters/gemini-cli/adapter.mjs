@@ -11,13 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { notificationLine } from '../common/framing.mjs';
+import { parkedCall, parkOutcome, refuseInFlight } from '../common/calls.mjs';
 import { pickConfig } from '../common/outcome.mjs';
-import { callContext, claimStdout, RpcError, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
+import { callContext, claimStdout, runAdapter, Sessions, sessionRoot, toolRequest } from '../common/server.mjs';
 import { progressSender } from '../common/updates.mjs';
 import { startCall } from './lib/calls.mjs';
 import { toConfirmation, toGeminiAnswer } from './lib/confirmation.mjs';
 import { GEMINI_TOOLS, MAPPABLE_CONFIG, toConfigParams, toDescriptor, toGeminiCall } from './lib/mapping.mjs';
-import { awaitingOutcome } from '../common/outcome.mjs';
 import { toOutcome } from './lib/outcome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -150,9 +150,7 @@ async function callTool(params, { signal } = {}) {
   const session = sessions.get(context.sessionId);
   const call = toGeminiCall(params.name, params.arguments ?? {});
   const request = toolRequest(context, ++session.calls, call.name, call.args);
-  if (session.inFlight.has(request.callId)) {
-    throw new RpcError(-32602, `call ${request.callId} is still in flight in session ${context.sessionId}`);
-  }
+  refuseInFlight(session.inFlight, request.callId, context.sessionId);
   const onOutput = progressSender(params._meta?.progressToken, (method, note) => output.write(notificationLine(method, note)));
   const schedulerId = `toolpass-${session.id}-${session.calls}`;
   const running = startCall(gemini, session.config, request, { schedulerId, signal, onOutput });
@@ -163,10 +161,7 @@ async function callTool(params, { signal } = {}) {
 /** `toolpass/confirm`: answers a parked call and returns what it does next. */
 async function confirm(params, { signal } = {}) {
   const session = sessions.get(params?.sessionId);
-  const call = session.inFlight.get(params.callId);
-  if (!call?.parked) {
-    throw new RpcError(-32602, `no call ${params.callId} awaits confirmation in session ${params.sessionId}`);
-  }
+  const call = parkedCall(session.inFlight, params);
   const { outcome, payload } = toGeminiAnswer(params, call.parked);
   // The confirm request now runs the call, so cancelling it cancels the call.
   call.follow(signal);
@@ -180,13 +175,10 @@ async function confirm(params, { signal } = {}) {
  */
 async function drive(session, call, step) {
   const event = await step();
-  const confirmation = event.kind === 'awaiting' ? toConfirmation(event.details) : undefined;
-  if (confirmation && !(confirmation instanceof Error)) return awaitingOutcome(confirmation);
-  session.inFlight.delete(call.callId);
-  if (confirmation) {
-    call.cancel(confirmation);
-    throw new RpcError(-32603, confirmation.message);
-  }
+  const forget = () => session.inFlight.delete(call.callId);
+  const parked = parkOutcome(event, call, { toConfirmation, forget });
+  if (parked) return parked;
+  forget();
   if (event.kind === 'failed') throw event.error;
   return toOutcome(event.done);
 }

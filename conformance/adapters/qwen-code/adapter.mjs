@@ -20,7 +20,7 @@ import { toConfirmation, toQwenAnswer } from './lib/confirmation.mjs';
 import { Faults } from './lib/faults.mjs';
 import { adapterFeatures } from './lib/features.mjs';
 import { deferredListing } from './lib/deferred.mjs';
-import { awaitingOutcome } from '../common/outcome.mjs';
+import { parkedCall, parkOutcome, refuseInFlight } from '../common/calls.mjs';
 import { toDescriptor, toOutcome } from './lib/outcome.mjs';
 import { pinnedRipgrep } from './lib/ripgrep.mjs';
 import { qwenSessionParams } from './lib/session-config.mjs';
@@ -203,9 +203,7 @@ async function callTool(params, { signal } = {}) {
   const current = sessions.get(context.sessionId);
   current.calls += 1;
   const request = toolRequest(context, current.calls, name, args);
-  if (current.inFlight.has(request.callId)) {
-    throw new RpcError(-32602, `call ${request.callId} is still in flight in session ${context.sessionId}`);
-  }
+  refuseInFlight(current.inFlight, request.callId, context.sessionId);
   const onOutput = progressSender(params._meta?.progressToken, (method, note) => output.write(notificationLine(method, note)));
   await current.faults.beforeCall(current.config.getToolRegistry(), name, args);
   const call = startCall(qwen.executeToolCall, current.config, request, { signal, onOutput });
@@ -287,10 +285,7 @@ function forgetBatch(current, running) {
 /** `toolpass/confirm`: answers a parked call and returns what it does next. */
 async function confirm(params, { signal } = {}) {
   const current = sessions.get(params?.sessionId);
-  const call = current.inFlight.get(params.callId);
-  if (!call?.parked) {
-    throw new RpcError(-32602, `no call ${params.callId} awaits confirmation in session ${params.sessionId}`);
-  }
+  const call = parkedCall(current.inFlight, params);
   const [outcome, payload] = toQwenAnswer(params, call.parked);
   if (call.batch) {
     // The confirm request now drives the batch: cancelling it cancels the
@@ -320,14 +315,10 @@ async function drive(current, call, step) {
   } finally {
     current.driving = undefined;
   }
-  if (event.kind === 'awaiting') {
-    const confirmation = toConfirmation(event.details);
-    if (!(confirmation instanceof Error)) return awaitingOutcome(confirmation, call.classifierInput?.());
-    call.cancel(confirmation);
-    current.inFlight.delete(call.callId);
-    throw new RpcError(-32603, confirmation.message);
-  }
-  current.inFlight.delete(call.callId);
+  const forget = () => current.inFlight.delete(call.callId);
+  const parked = parkOutcome(event, call, { toConfirmation, forget, classifierInput: () => call.classifierInput?.() });
+  if (parked) return parked;
+  forget();
   if (event.kind === 'failed') throw event.error;
   return toOutcome(event.response, { status: event.status, resultFilePaths: current.resultFilePaths });
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { InFlight } from '../calls.mjs';
+import { InFlight, parkedCall, parkOutcome, refuseInFlight } from '../calls.mjs';
 import { sharedConfirmation, toQuestion } from '../confirmation.mjs';
 
 test('a park is reported once per question, and its answer is what happens next', async () => {
@@ -49,4 +49,26 @@ test('the shared confirmation types map; any other is left to the adapter', () =
     options: [{ label: 'a', description: '' }],
     multiSelect: false,
   });
+});
+
+test('a confirm finds only a parked call; a park answers awaiting, or cancels and names a form toolpass/1 lacks', async () => {
+  const inFlight = new Map();
+  assert.throws(() => parkedCall(inFlight, { sessionId: 's1', callId: 'c1' }), (e) => e.code === -32602 && /no call c1 awaits confirmation in session s1/.test(e.message));
+  const call = new InFlight('c1');
+  inFlight.set('c1', call);
+  assert.throws(() => refuseInFlight(inFlight, 'c1', 's1'), (e) => e.code === -32602 && /call c1 is still in flight in session s1/.test(e.message));
+  assert.throws(() => parkedCall(inFlight, { sessionId: 's1', callId: 'c1' }), /no call c1 awaits/);
+  call.push({ kind: 'awaiting', details: { type: 'exec' } });
+  const event = await call.next();
+  assert.equal(parkedCall(inFlight, { sessionId: 's1', callId: 'c1' }), call);
+  const forget = () => inFlight.delete('c1');
+  const shown = { type: 'exec', title: 't', command: 'ls', rootCommand: 'ls' };
+  const parked = parkOutcome(event, call, { toConfirmation: () => shown, forget, classifierInput: () => ({ command: 'ls' }) });
+  assert.deepEqual(parked._meta.toolpass, { status: 'awaiting_confirmation', llmContent: '', confirmation: shown, classifierInput: { command: 'ls' } });
+  assert.equal(inFlight.has('c1'), true, 'a park keeps the call in flight');
+  assert.equal(parkOutcome({ kind: 'done' }, call, { toConfirmation: () => shown, forget }), undefined);
+  const lacking = () => new Error('a type toolpass/1 has no form for');
+  assert.throws(() => parkOutcome(event, call, { toConfirmation: lacking, forget }), (e) => e.code === -32603 && /no form for/.test(e.message));
+  assert.equal(call.controller.signal.aborted, true, 'the call is cancelled');
+  assert.equal(inFlight.has('c1'), false, 'and forgotten');
 });
